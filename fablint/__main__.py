@@ -1,0 +1,3 @@
+from fablint.cli import main
+
+main()

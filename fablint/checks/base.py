@@ -1,0 +1,152 @@
+"""The rule contract and registry.
+
+A rule is a class with stable metadata and a ``check`` generator. Its docstring is its
+documentation, in three sections (``What it checks``, ``Why it matters``, ``How to fix``) that
+``fablint explain`` and the generated ``docs/rules/<ID>.md`` show. Rules read the model and the
+policy only; vendor syntax stays in parsers and fix renderers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from fablint.findings import CATEGORIES, Finding, FixIntent, Severity
+from fablint.model import Device, Fabric, Interface, SourceRef
+from fablint.policy import Policy
+
+_ID = re.compile(r"^[A-Z]{2,4}\d{3}$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+DOC_SECTIONS = ("What it checks", "Why it matters", "How to fix")
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+
+def register(cls: type[Rule]) -> type[Rule]:
+    """Class decorator: validate the rule's metadata and add it to the registry."""
+    if not _ID.match(cls.id):
+        raise ValueError(f"{cls.__name__}: bad rule id {cls.id!r}")
+    if not _NAME.match(cls.name):
+        raise ValueError(f"{cls.__name__}: rule name {cls.name!r} is not kebab-case")
+    if cls.category not in CATEGORIES:
+        raise ValueError(f"{cls.__name__}: unknown category {cls.category!r}")
+    if cls.id in REGISTRY:
+        raise ValueError(f"duplicate rule id {cls.id}")
+    if any(r.name == cls.name for r in REGISTRY.values()):
+        raise ValueError(f"duplicate rule name {cls.name}")
+    REGISTRY[cls.id] = cls
+    return cls
+
+
+@dataclass
+class Context:
+    """What a rule sees: the fabric and the policy, plus derived views that several rules use."""
+
+    fabric: Fabric
+    policy: Policy
+    _include: list[re.Pattern[str]] = field(default_factory=list, init=False)
+    _exclude: list[re.Pattern[str]] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        self._include = [re.compile(p) for p in self.policy.ports.include]
+        self._exclude = [re.compile(p) for p in self.policy.ports.exclude]
+
+    def _matches(self, patterns: list[re.Pattern[str]], iface: Interface) -> bool:
+        return any(
+            p.search(iface.name) or (iface.description and p.search(iface.description))
+            for p in patterns
+        )
+
+    def is_fabric_port(self, device: Device, iface: Interface) -> bool:
+        """Does this port carry RoCE, by the policy's port scope?
+
+        Physical ports and port-channels only; a member of a port-channel is judged by its
+        port-channel. Ports that are shut down carry nothing and are left out.
+        """
+        if iface.kind not in ("physical", "port-channel") or not iface.admin_up:
+            return False
+        if self._exclude and self._matches(self._exclude, iface):
+            return False
+        if self._include and self._matches(self._include, iface):
+            return True
+        scope = self.policy.ports
+        return (scope.routed and iface.routed) or (scope.switched and not iface.routed)
+
+    def fabric_ports(
+        self, device: Device, kinds: tuple[str, ...] = ("physical",)
+    ) -> Iterator[Interface]:
+        """Fabric ports of ``device`` of the given kinds.
+
+        ``physical`` yields every physical fabric port, including port-channel members (PFC,
+        pause and queues live on the physical port). ``port-channel`` yields bundles. Ask for
+        ``layer3`` to get the ports that own layer-3 settings (MTU, ACLs): physical ports that
+        are not members, and port-channels.
+        """
+        layer3 = "layer3" in kinds
+        for iface in device.interfaces.values():
+            if iface.kind not in ("physical", "port-channel"):
+                continue
+            if layer3:
+                if iface.port_channel and iface.kind == "physical":
+                    continue
+            elif iface.kind not in kinds:
+                continue
+            if self.is_fabric_port(device, iface):
+                yield iface
+
+
+class Rule:
+    """Base class of every rule."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    title: ClassVar[str]
+    severity: ClassVar[Severity]
+    category: ClassVar[str]
+    vendors: ClassVar[tuple[str, ...]] = ("eos",)
+    """Input formats the rule has been proven on (shown in its docs page)."""
+
+    def check(self, ctx: Context) -> Iterable[Finding]:
+        """Fabric-wide check; by default runs ``check_device`` on every device."""
+        for device in ctx.fabric.devices.values():
+            yield from self.check_device(device, ctx)
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        return ()
+
+    def finding(
+        self,
+        device: Device | None,
+        obj: str | None,
+        where: SourceRef | None,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        fix: FixIntent | None = None,
+        related: Iterable[SourceRef | None] = (),
+    ) -> Finding:
+        return Finding(
+            rule=self.id,
+            name=self.name,
+            severity=severity or self.severity,
+            category=self.category,
+            message=message,
+            device=device.name if device else None,
+            vendor=device.vendor if device else None,
+            object=obj,
+            file=where.file if where else (device.files[0] if device and device.files else None),
+            line=where.line if where else None,
+            intent=fix,
+            related=[r for r in related if r is not None],
+        )
+
+    @classmethod
+    def doc(cls) -> str:
+        return (cls.__doc__ or "").strip()
+
+
+def fmt_priorities(values: Iterable[int]) -> str:
+    items = sorted(values)
+    return ", ".join(str(v) for v in items) if items else "none"

@@ -1,0 +1,344 @@
+"""Command line: ``fablint lint | rules | explain | parse | profiles``.
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage error or an
+input that could not be read or parsed; 3 internal error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from fablint import __version__
+from fablint.checks import REGISTRY
+from fablint.config import ProjectConfig, find_config, load_config
+from fablint.engine import (
+    EXIT_ERROR,
+    LintOptions,
+    LintResult,
+    UsageError,
+    baseline_document,
+    lint,
+)
+from fablint.ingest import PathNotFound, parse_file
+from fablint.parsers import PARSERS
+from fablint.profiles import builtin_profiles, load_policy
+from fablint.report import REPORTERS
+from fablint.report import sarif as sarif_report
+from fablint.report import text as text_report
+from fablint.resources import rule_docs_dir
+from fablint.yamlio import ConfigError
+
+EXIT_INTERNAL = 3
+
+app = typer.Typer(
+    name="fablint",
+    help="Lint GPU-cluster fabric configurations: RoCEv2 lossless Ethernet and InfiniBand.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+profiles_app = typer.Typer(help="List and show policy profiles.", no_args_is_help=False)
+app.add_typer(profiles_app, name="profiles")
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    junit = "junit"
+    github = "github"
+
+
+class FailOnChoice(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+def _fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    typer.echo(f"fablint: error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _write_atomic(path: Path, content: str) -> None:
+    """Write ``content`` to ``path`` through a temporary file in the same folder."""
+    folder = path.parent if str(path.parent) else Path()
+    if not folder.is_dir():
+        _fail(f"cannot write {path}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(content)
+        Path(tmp).replace(path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _color(flag: bool | None) -> bool:
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def _load_project(paths: list[str], config_path: Path | None) -> ProjectConfig:
+    if config_path is not None:
+        if not config_path.is_file():
+            _fail(f"config file {config_path} not found")
+        return load_config(config_path)
+    start = Path(paths[0]) if paths else Path.cwd()
+    if len(paths) > 1:
+        start = Path(os.path.commonpath([str(Path(p).resolve()) for p in paths]))
+    found = find_config(start) if start.exists() else None
+    return load_config(found)
+
+
+@app.command("lint")
+def lint_command(
+    paths: Annotated[list[str], typer.Argument(help="Files and folders to lint.")],
+    output_format: Annotated[
+        Format, typer.Option("--format", "-f", help="Report format.")
+    ] = Format.text,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", "-c", help="fablint.yaml to use.")
+    ] = None,
+    profile: Annotated[
+        str | None, typer.Option("--profile", "-p", help="Policy profile (name or file).")
+    ] = None,
+    select: Annotated[
+        list[str] | None,
+        typer.Option("--select", help="Run only these rules (id, prefix, name, category)."),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option("--ignore", help="Do not run these rules.")
+    ] = None,
+    vendor: Annotated[
+        str | None, typer.Option("--vendor", help="Force the input format (skip detection).")
+    ] = None,
+    fail_on: Annotated[
+        FailOnChoice | None,
+        typer.Option("--fail-on", help="Lowest severity that makes the exit code 1."),
+    ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Report only findings not recorded in this file."),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option("--write-baseline", help="Record the current findings in this file."),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Parser processes (default: CPUs).")
+    ] = None,
+    no_fixes: Annotated[
+        bool, typer.Option("--no-fixes", help="Do not show fix snippets in the text report.")
+    ] = False,
+    color: Annotated[
+        bool | None, typer.Option("--color/--no-color", help="Colour the text report.")
+    ] = None,
+) -> None:
+    """Lint configuration files and folders."""
+    if vendor is not None and vendor not in PARSERS:
+        _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
+    try:
+        project = _load_project(paths, config)
+        policy = load_policy(
+            profile or project.profile, project.policy,
+            project.root if profile is None else Path.cwd(),
+        )
+        baseline_path = baseline
+        if baseline_path is None and project.baseline and write_baseline is None:
+            baseline_path = (project.root or Path.cwd()) / project.baseline
+        result = lint(LintOptions(
+            paths=paths, config=project, policy=policy, select=select or [],
+            ignore=ignore or [], vendor=vendor,
+            fail_on=fail_on.value if fail_on else None,
+            baseline=baseline_path, jobs=jobs,
+        ))
+    except (ConfigError, UsageError) as exc:
+        _fail(str(exc))
+    except PathNotFound as exc:
+        _fail(f"path not found: {exc}")
+
+    if write_baseline is not None:
+        _write_atomic(write_baseline, json.dumps(baseline_document(result.findings), indent=2)
+                      + "\n")
+        typer.echo(
+            f"fablint: recorded {len(result.findings)} finding(s) in {write_baseline}", err=True
+        )
+        raise typer.Exit(EXIT_ERROR if result.errors else 0)
+
+    report = _render(result, output_format, project, output is None and _color(color), no_fixes)
+    if output is not None:
+        _write_atomic(output, report)
+        if output_format != Format.text:
+            typer.echo(text_report.render(result, color=False, show_fixes=False).splitlines()[-1],
+                       err=True)
+    else:
+        sys.stdout.write(report)
+    raise typer.Exit(result.exit_code)
+
+
+def _render(
+    result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
+) -> str:
+    if fmt == Format.text:
+        width = Console().width if color else 100
+        return text_report.render(result, color=color, width=width, show_fixes=not no_fixes)
+    if fmt == Format.sarif and project.docs_url:
+        return sarif_report.render(result, project.docs_url.rstrip("/") + "/")
+    return REPORTERS[fmt.value](result)
+
+
+@app.command("rules")
+def rules_command(
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="text or json.")
+    ] = "text",
+) -> None:
+    """List every rule: id, severity, category, title."""
+    rules = sorted(REGISTRY.values(), key=lambda r: r.id)
+    if output_format == "json":
+        typer.echo(json.dumps([
+            {"id": r.id, "name": r.name, "severity": r.severity.value, "category": r.category,
+             "title": r.title, "vendors": list(r.vendors)}
+            for r in rules
+        ], indent=2))
+        return
+    if output_format != "text":
+        _fail("--format must be text or json")
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("ID", "Name", "Severity", "Category", "Title"):
+        table.add_column(column)
+    for r in rules:
+        table.add_row(r.id, r.name, r.severity.value, r.category, r.title)
+    Console(width=140 if not sys.stdout.isatty() else None).print(table)
+
+
+def _find_rule(query: str) -> str:
+    key = query.strip()
+    for rule in REGISTRY.values():
+        if key.upper() == rule.id or key.lower() == rule.name:
+            return rule.id
+    _fail(f"unknown rule {query!r} (see 'fablint rules')")
+
+
+@app.command("explain")
+def explain_command(
+    rule: Annotated[str, typer.Argument(help="Rule id (PFC001) or name.")],
+    raw: Annotated[bool, typer.Option("--raw", help="Print the Markdown source.")] = False,
+) -> None:
+    """Show a rule's page: what it checks, why it matters, how to fix it per vendor."""
+    rule_id = _find_rule(rule)
+    page = rule_docs_dir() / f"{rule_id}.md"
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError:
+        text = f"# {rule_id}\n\n{REGISTRY[rule_id].doc()}\n"
+    if raw or not sys.stdout.isatty():
+        sys.stdout.write(text)
+        return
+    Console().print(Markdown(text))
+
+
+@app.command("parse")
+def parse_command(
+    file: Annotated[Path, typer.Argument(help="One input file.")],
+    vendor: Annotated[
+        str | None, typer.Option("--vendor", help="Force the input format.")
+    ] = None,
+) -> None:
+    """Print the normalised model of one file as JSON (for debugging parsers)."""
+    if vendor is not None and vendor not in PARSERS:
+        _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
+    if not file.is_file():
+        _fail(f"file not found: {file}")
+    outcome = parse_file(str(file), True, vendor)
+    document = {
+        "file": outcome.input.path,
+        "format": outcome.input.format,
+        "lines": outcome.input.lines,
+        "unknown_lines": outcome.input.unknown_lines,
+        "devices": [d.model_dump(mode="json") for d in outcome.devices],
+        "problems": [p.model_dump(mode="json") for p in outcome.problems],
+    }
+    typer.echo(json.dumps(document, indent=2))
+    if any(p.fatal for p in outcome.problems):
+        raise typer.Exit(EXIT_ERROR)
+
+
+@profiles_app.callback(invoke_without_command=True)
+def profiles_list(ctx: typer.Context) -> None:
+    """List the built-in profiles."""
+    if ctx.invoked_subcommand is not None:
+        return
+    for name in builtin_profiles():
+        policy = load_policy(name)
+        typer.echo(f"{name:<24} {policy.description.splitlines()[0] if policy.description else ''}")
+
+
+@profiles_app.command("show")
+def profiles_show(
+    name: Annotated[str, typer.Argument(help="Profile name or file.")],
+) -> None:
+    """Print a profile with extends resolved, as YAML-compatible JSON."""
+    try:
+        policy = load_policy(name, base_dir=Path.cwd())
+    except ConfigError as exc:
+        _fail(str(exc))
+    typer.echo(json.dumps(policy.model_dump(mode="json"), indent=2))
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"fablint {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", callback=_version_callback, is_eager=True,
+                     help="Show the version and exit."),
+    ] = None,
+) -> None:
+    """fablint: lint GPU-cluster fabric configurations."""
+
+
+def main() -> None:
+    """Console entry point. No traceback reaches the user unless FABLINT_DEBUG is set."""
+    try:
+        app(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("fablint: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:
+        if os.environ.get("FABLINT_DEBUG"):
+            raise
+        typer.echo(
+            f"fablint: internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in fablint; rerun with FABLINT_DEBUG=1 for details and report it.",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)

@@ -1,0 +1,280 @@
+"""The lint run: select rules, run them over the fabric, then suppress, override and filter.
+
+Order of the steps after the rules ran: severity overrides, inline suppressions, per-path
+ignores, unused-suppression findings, baseline, fix rendering. The exit code follows from what
+is left.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fablint.checks import REGISTRY, Context, Rule
+from fablint.config import FailOn, ProjectConfig
+from fablint.findings import CATEGORIES, Finding, Severity
+from fablint.fixes import render_fix
+from fablint.ingest import build_fabric, discover, parse_all
+from fablint.model import Fabric, ParseProblem, Suppression
+from fablint.policy import Policy
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+BASELINE_VERSION = 1
+
+PROBLEM_RULES = {
+    "parse-error": "FAB001",
+    "unreadable": "FAB001",
+    "unsupported": "FAB002",
+    "invalid-value": "FAB003",
+}
+
+
+class UsageError(Exception):
+    """Wrong selection, unknown rule, bad baseline file: exit code 2."""
+
+
+def rule_keys(rule: type[Rule]) -> set[str]:
+    """Every name a user may use for a rule: id, name, family prefix, category, 'all'."""
+    return {rule.id, rule.name, rule.id.rstrip("0123456789"), rule.category, "all", "ALL"}
+
+
+def _valid_selector(selector: str) -> bool:
+    if selector in ("all", "ALL") or selector in CATEGORIES:
+        return True
+    return any(selector in rule_keys(r) for r in REGISTRY.values())
+
+
+def select_rules(select: Iterable[str], ignore: Iterable[str]) -> list[type[Rule]]:
+    select, ignore = list(select), list(ignore)
+    for selector in (*select, *ignore):
+        if not _valid_selector(selector):
+            raise UsageError(f"unknown rule, family or category {selector!r} (see 'fablint rules')")
+    chosen = []
+    for rule in REGISTRY.values():
+        keys = rule_keys(rule)
+        if select and not keys.intersection(select):
+            continue
+        if keys.intersection(ignore):
+            continue
+        chosen.append(rule)
+    return chosen
+
+
+@dataclass
+class LintResult:
+    fabric: Fabric
+    findings: list[Finding]
+    rules: list[type[Rule]]
+    suppressed: int = 0
+    baselined: int = 0
+    fail_on: FailOn = "error"
+    errors: list[ParseProblem] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        if self.errors:
+            return EXIT_ERROR
+        if self.fail_on == "never":
+            return EXIT_OK
+        threshold = Severity(self.fail_on).rank
+        if any(f.severity.rank >= threshold for f in self.findings):
+            return EXIT_FINDINGS
+        return EXIT_OK
+
+    def counts(self) -> Counter[str]:
+        return Counter(f.severity.value for f in self.findings)
+
+
+@dataclass
+class LintOptions:
+    paths: list[str]
+    config: ProjectConfig
+    policy: Policy
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    vendor: str | None = None
+    fail_on: FailOn | None = None
+    baseline: Path | None = None
+    jobs: int | None = None
+
+
+def lint(options: LintOptions) -> LintResult:
+    config = options.config
+    rules = select_rules(options.select or config.select, [*config.ignore, *options.ignore])
+    files = discover(options.paths, config.excluded if config.exclude else lambda _p: False)
+    fabric = build_fabric(parse_all(files, options.vendor, options.jobs))
+    return evaluate(fabric, rules, options)
+
+
+def evaluate(fabric: Fabric, rules: list[type[Rule]], options: LintOptions) -> LintResult:
+    """Run ``rules`` over an already parsed fabric and post-process the findings."""
+    config = options.config
+    ctx = Context(fabric=fabric, policy=options.policy)
+    selected = {r.id for r in rules}
+    raw: list[Finding] = list(_problem_findings(fabric, selected))
+    for rule in rules:
+        raw.extend(rule().check(ctx))
+
+    _apply_severity(raw, config.severity)
+    suppressions = [s for d in fabric.devices.values() for s in d.suppressions]
+    kept, used, suppressed = _suppress(raw, suppressions)
+    kept = [f for f in kept if not _path_ignored(f, config)]
+    if "FAB004" in selected:
+        kept.extend(_unused(suppressions, used, selected, fabric))
+    baselined = 0
+    if options.baseline is not None:
+        kept, baselined = apply_baseline(kept, load_baseline(options.baseline))
+    for finding in kept:
+        if finding.fix is None:
+            finding.fix = render_fix(finding.vendor, finding.intent)
+    kept.sort(key=Finding.sort_key)
+    errors = [
+        p for p in fabric.problems
+        if p.fatal and (p.kind != "unsupported" or _explicit(fabric, p.file))
+    ]
+    return LintResult(
+        fabric=fabric, findings=kept, rules=rules, suppressed=suppressed, baselined=baselined,
+        fail_on=options.fail_on or config.fail_on, errors=errors,
+    )
+
+
+def _explicit(fabric: Fabric, path: str) -> bool:
+    return any(i.path == path and i.explicit for i in fabric.inputs)
+
+
+def _problem_findings(fabric: Fabric, selected: set[str]) -> Iterable[Finding]:
+    for problem in fabric.problems:
+        rule_id = PROBLEM_RULES[problem.kind]
+        if rule_id not in selected:
+            continue
+        rule = REGISTRY[rule_id]
+        severity = rule.severity
+        if problem.kind == "unsupported" and _explicit(fabric, problem.file):
+            severity = Severity.ERROR
+        yield Finding(
+            rule=rule.id, name=rule.name, severity=severity, category=rule.category,
+            message=problem.message, file=problem.file, line=problem.line,
+        )
+
+
+def _apply_severity(findings: list[Finding], overrides: dict[str, str]) -> None:
+    if not overrides:
+        return
+    for finding in findings:
+        rule = REGISTRY[finding.rule]
+        # The most specific key wins: id, then name, family, category.
+        for key in (rule.id, rule.name, rule.id.rstrip("0123456789"), rule.category):
+            if key in overrides:
+                finding.severity = Severity(overrides[key])
+                break
+
+
+def _suppress(
+    findings: list[Finding], suppressions: list[Suppression]
+) -> tuple[list[Finding], set[int], int]:
+    if not suppressions:
+        return findings, set(), 0
+    by_file: dict[str, list[tuple[int, Suppression]]] = {}
+    for index, supp in enumerate(suppressions):
+        by_file.setdefault(supp.file, []).append((index, supp))
+    kept: list[Finding] = []
+    used: set[int] = set()
+    suppressed = 0
+    for finding in findings:
+        candidates = by_file.get(finding.file or "")
+        hit = None
+        if candidates:
+            keys = rule_keys(REGISTRY[finding.rule])
+            for index, supp in candidates:
+                if supp.covers(keys, finding.file, finding.line):
+                    hit = index
+                    break
+        if hit is None:
+            kept.append(finding)
+        else:
+            used.add(hit)
+            suppressed += 1
+    return kept, used, suppressed
+
+
+def _unused(
+    suppressions: list[Suppression], used: set[int], selected: set[str], fabric: Fabric
+) -> Iterable[Finding]:
+    rule = REGISTRY["FAB004"]
+    owner = {s.file: d for d in fabric.devices.values() for s in d.suppressions}
+    for index, supp in enumerate(suppressions):
+        if index in used:
+            continue
+        unknown = [r for r in supp.rules if not _valid_selector(r)]
+        if unknown:
+            message = f"suppression names unknown rule {', '.join(unknown)}"
+        else:
+            ran = all(
+                any(r in rule_keys(REGISTRY[i]) for i in selected) for r in supp.rules
+            )
+            if not ran:
+                continue  # the rule did not run, so the comment may well be needed
+            what = ", ".join(supp.rules) if supp.rules else "all rules"
+            message = f"suppression of {what} matches no finding"
+        device = owner.get(supp.file)
+        yield Finding(
+            rule=rule.id, name=rule.name, severity=rule.severity, category=rule.category,
+            message=message, file=supp.file, line=supp.line,
+            device=device.name if device else None,
+        )
+
+
+def _path_ignored(finding: Finding, config: ProjectConfig) -> bool:
+    ignored = config.ignored_for_path(finding.file)
+    return bool(ignored) and bool(rule_keys(REGISTRY[finding.rule]).intersection(ignored))
+
+
+# -- baseline --------------------------------------------------------------------------------
+
+
+def baseline_document(findings: list[Finding]) -> dict[str, object]:
+    entries = [
+        {
+            "fingerprint": f.fingerprint(), "rule": f.rule, "device": f.device,
+            "object": f.object, "message": f.message,
+        }
+        for f in sorted(findings, key=lambda f: (f.rule, f.device or "", f.object or "",
+                                                  f.message))
+    ]
+    return {"version": BASELINE_VERSION, "tool": "fablint", "findings": entries}
+
+
+def load_baseline(path: Path) -> Counter[str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read baseline: {exc.strerror or exc}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: baseline is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("findings"), list):
+        raise UsageError(f"{path}: not a fablint baseline (no 'findings' list)")
+    counts: Counter[str] = Counter()
+    for entry in data["findings"]:
+        if isinstance(entry, dict) and isinstance(entry.get("fingerprint"), str):
+            counts[entry["fingerprint"]] += 1
+    return counts
+
+
+def apply_baseline(findings: list[Finding], baseline: Counter[str]) -> tuple[list[Finding], int]:
+    """Drop findings recorded in the baseline (as many of each as were recorded)."""
+    remaining = Counter(baseline)
+    kept = []
+    dropped = 0
+    for finding in findings:
+        fp = finding.fingerprint()
+        if remaining[fp] > 0:
+            remaining[fp] -= 1
+            dropped += 1
+        else:
+            kept.append(finding)
+    return kept, dropped

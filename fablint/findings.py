@@ -1,0 +1,64 @@
+"""What rules produce: findings, with severity, place and a vendor-neutral fix intent."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from fablint.model import SourceRef
+
+CATEGORIES = (
+    "pfc", "ecn", "dcqcn", "qos", "buffer", "watchdog", "acl", "mtu", "topology", "ib-link",
+    "ib-sm", "parse",
+)
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(slots=True)
+class FixIntent:
+    """What to change, without vendor syntax; ``fablint.fixes`` renders it per vendor."""
+
+    action: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Finding:
+    rule: str
+    name: str
+    severity: Severity
+    category: str
+    message: str
+    device: str | None = None
+    object: str | None = None
+    file: str | None = None
+    line: int | None = None
+    fix: str | None = None
+    """Fix snippet in the device's own syntax, when one exists."""
+    intent: FixIntent | None = None
+    related: list[SourceRef] = field(default_factory=list)
+    vendor: str | None = None
+
+    def fingerprint(self) -> str:
+        """Identity that survives line shifts and file moves: rule, device, object, message."""
+        message = re.sub(r"\s+", " ", self.message.strip().lower())
+        key = "\x1f".join((self.rule, self.device or "", self.object or "", message))
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+    def sort_key(self) -> tuple[str, int, str, str]:
+        return (self.file or "", self.line or 0, self.rule, self.object or "")

@@ -1,0 +1,433 @@
+"""The normalised, vendor-neutral fabric model.
+
+Parsers build it, rules read it, nothing else crosses that line. Values are in effect values
+(what the device does), not merely what was written: a parser fills in vendor defaults and marks
+them as defaulted, so that rules never need to know a vendor's defaults.
+
+Units: sizes in bytes, speeds in Mb/s, times in milliseconds. Where a vendor unit cannot be
+converted (EOS ``segments``, time-based thresholds) the value keeps its unit and ``bytes`` is None.
+
+Every object a finding can point at is ``Located``: ``src`` is where the object is defined and
+``field_src`` records the line that set each field, which doubles as "this was configured
+explicitly".
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Vendor = Literal["eos", "nxos", "sonic", "ib", "host", "unknown"]
+InterfaceKind = Literal[
+    "physical", "port-channel", "svi", "loopback", "mgmt", "subinterface", "tunnel", "other"
+]
+TrustMode = Literal["dscp", "cos", "none"]
+Scheduling = Literal["strict", "dwrr", "wrr"]
+Direction = Literal["in", "out"]
+AclAction = Literal["permit", "deny"]
+
+ROCE_UDP_PORT = 4791
+"""RoCEv2 destination UDP port (IANA; ``ROCE_V2_UDP_DPORT`` in the Linux RDMA drivers)."""
+
+
+class SourceRef(BaseModel):
+    """A place in an input file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+class Located(BaseModel):
+    """Base of every model object that a finding can point at."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    src: SourceRef | None = None
+    field_src: dict[str, SourceRef] = Field(default_factory=dict)
+
+    def where(self, *fields: str) -> SourceRef | None:
+        """Source of the first of ``fields`` that was configured, else of the object itself."""
+        for name in fields:
+            ref = self.field_src.get(name)
+            if ref is not None:
+                return ref
+        return self.src
+
+    def configured(self, name: str) -> bool:
+        """True when ``name`` was set by a line of the input rather than by a default."""
+        return name in self.field_src
+
+
+class Threshold(BaseModel):
+    """A queue threshold with its original unit; ``bytes`` is None when it cannot be converted."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: float
+    unit: str
+    bytes: int | None = None
+
+    def __str__(self) -> str:
+        value = int(self.value) if float(self.value).is_integer() else self.value
+        return f"{value} {self.unit}"
+
+
+class Aqm(Located):
+    """Active queue management on one queue: ECN marking or WRED dropping."""
+
+    min_threshold: Threshold | None = None
+    max_threshold: Threshold | None = None
+    probability: int | None = None
+    """Maximum mark or drop probability in percent."""
+    weight: int | None = None
+    profile: str | None = None
+    """Name of the vendor object this came from (SONiC WRED_PROFILE, NX-OS class), if any."""
+
+
+class Queue(Located):
+    """One egress unicast queue of a port."""
+
+    id: int
+    scheduling: Scheduling | None = None
+    bandwidth_percent: int | None = None
+    ecn: Aqm | None = None
+    """ECN marking (congestion marks instead of drops)."""
+    wred: Aqm | None = None
+    """WRED dropping."""
+    defined_in: str | None = None
+    """Name of the QoS profile / policy the queue settings came from; None when set on the port."""
+
+
+class Watchdog(Located):
+    """PFC watchdog (storm detection)."""
+
+    enabled: bool = False
+    action: str | None = None
+    timeout_ms: float | None = None
+    polling_ms: float | None = None
+    recovery_ms: float | None = None
+
+
+class Pfc(Located):
+    """Priority flow control (IEEE 802.1Qbb) on a port."""
+
+    enabled: bool = False
+    """PFC in effect, after device-wide switches (EOS ``priority-flow-control all off``)."""
+    mode: Literal["on", "off", "auto"] = "off"
+    """Configured mode of the port (``auto`` = DCBX negotiated)."""
+    no_drop: set[int] = Field(default_factory=set)
+    """Priorities configured lossless."""
+    drop: set[int] = Field(default_factory=set)
+    """Priorities explicitly configured lossy."""
+    disabled_by: SourceRef | None = None
+    """The device-wide line that turns PFC off despite the port's own configuration."""
+    watchdog: Watchdog = Field(default_factory=Watchdog)
+
+    @property
+    def active_priorities(self) -> set[int]:
+        """Priorities for which PFC pause frames are actually honoured and sent."""
+        return set(self.no_drop) if self.enabled else set()
+
+
+class LinkPause(Located):
+    """IEEE 802.3x link-level pause (flow control)."""
+
+    rx: bool = False
+    tx: bool = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.rx or self.tx
+
+
+class PolicyBinding(Located):
+    """A named QoS policy or profile bound to a port or to the system."""
+
+    name: str
+    kind: str
+    """``qos``, ``queuing``, ``network-qos``, ``profile``, …"""
+    direction: Direction | None = None
+
+
+class QosSettings(Located):
+    """QoS of a port, or of a named template (EOS ``qos profile``) that ports apply."""
+
+    name: str | None = None
+    trust: TrustMode | None = None
+    default_cos: int | None = None
+    default_dscp: int | None = None
+    pfc: Pfc = Field(default_factory=Pfc)
+    pause: LinkPause = Field(default_factory=LinkPause)
+    queues: dict[int, Queue] = Field(default_factory=dict)
+    policies: list[PolicyBinding] = Field(default_factory=list)
+
+
+class AclBinding(Located):
+    """An access list applied to a port."""
+
+    name: str
+    direction: Direction
+    family: Literal["ipv4", "ipv6", "mac"] = "ipv4"
+
+
+class PortMatch(BaseModel):
+    """A layer-4 port match of an ACL entry, as inclusive ranges."""
+
+    model_config = ConfigDict(frozen=True)
+
+    op: Literal["eq", "neq", "gt", "lt", "range"]
+    ranges: list[tuple[int, int]]
+    """For ``neq`` the excluded ranges; otherwise the matched ones."""
+
+    def matches(self, port: int) -> bool:
+        inside = any(lo <= port <= hi for lo, hi in self.ranges)
+        return not inside if self.op == "neq" else inside
+
+    def matches_all(self) -> bool:
+        """True when every port matches (e.g. ``range 0 65535``)."""
+        if self.op == "neq":
+            return not self.ranges
+        return any(lo <= 0 and hi >= 65535 for lo, hi in self.ranges)
+
+
+_ANY_ADDRESS = frozenset({"any", "0.0.0.0/0", "::/0", "0.0.0.0 255.255.255.255"})
+
+
+class AclEntry(Located):
+    """One ordered entry of an access list."""
+
+    seq: int | None = None
+    action: AclAction
+    protocol: str = "ip"
+    """Protocol name (``ip``, ``udp``, ``tcp`` …) or number as text; ``ip`` matches all."""
+    src_addr: str = "any"
+    dst_addr: str = "any"
+    src_port: PortMatch | None = None
+    dst_port: PortMatch | None = None
+    dscp: list[int] | None = None
+    qualifiers: list[str] = Field(default_factory=list)
+    """Other match conditions (ttl, fragments, tcp flags …) that narrow the entry."""
+    text: str = ""
+    """The entry as written, for messages (ACL entries hold no secrets)."""
+
+    def udp_dport_match(self, port: int) -> Literal["all", "some", "none"]:
+        """Whether this entry matches all, some or none of the UDP traffic to ``port``."""
+        if self.protocol not in ("ip", "udp", "any", "17", "ipv6"):
+            return "none"
+        if self.dst_port is not None and not self.dst_port.matches(port):
+            return "none"
+        narrowed = (
+            self.src_addr not in _ANY_ADDRESS
+            or self.dst_addr not in _ANY_ADDRESS
+            or (self.src_port is not None and not self.src_port.matches_all())
+            or self.dscp is not None
+            or bool(self.qualifiers)
+        )
+        return "some" if narrowed else "all"
+
+
+class AclVerdict(BaseModel):
+    """How an access list treats UDP traffic to one destination port."""
+
+    action: Literal["permit", "deny", "partial-deny"]
+    entry: AclEntry | None = None
+    """The entry that decides (None: the implicit deny at the end)."""
+    shadowing: list[AclEntry] = Field(default_factory=list)
+    """Deny entries that catch part of the traffic before the deciding permit."""
+
+
+class Acl(Located):
+    """A named access list with ordered entries and an implicit deny at the end."""
+
+    name: str
+    family: Literal["ipv4", "ipv6", "mac"] = "ipv4"
+    standard: bool = False
+    entries: list[AclEntry] = Field(default_factory=list)
+    implicit_action: AclAction = "deny"
+
+    def udp_dport_verdict(self, port: int) -> AclVerdict:
+        """Walk the entries in order, as the switch does, for UDP traffic to ``port``."""
+        partial_denies: list[AclEntry] = []
+        for entry in self.entries:
+            match = entry.udp_dport_match(port)
+            if match == "none":
+                continue
+            if match == "all":
+                if entry.action == "deny":
+                    return AclVerdict(action="deny", entry=entry)
+                if partial_denies:
+                    return AclVerdict(action="partial-deny", entry=entry, shadowing=partial_denies)
+                return AclVerdict(action="permit", entry=entry)
+            if entry.action == "deny":
+                partial_denies.append(entry)
+        if self.implicit_action == "deny":
+            return AclVerdict(action="deny", entry=None, shadowing=partial_denies)
+        if partial_denies:
+            return AclVerdict(action="partial-deny", shadowing=partial_denies)
+        return AclVerdict(action="permit")
+
+
+class Interface(Located):
+    """A port of a device: physical, port-channel, SVI, loopback or management."""
+
+    name: str
+    kind: InterfaceKind = "physical"
+    description: str | None = None
+    admin_up: bool = True
+    speed_mbps: int | None = None
+    """Configured speed; None when auto-negotiated or not known."""
+    lanes: int | None = None
+    mtu: int | None = None
+    """IP (layer-3) MTU in bytes, in effect; ``configured("mtu")`` tells default from setting."""
+    l2_mtu: int | None = None
+    routed: bool = False
+    """Layer 3 (``no switchport``) rather than a bridged switchport."""
+    vrf: str | None = None
+    ip_addresses: list[str] = Field(default_factory=list)
+    port_channel: str | None = None
+    """Name of the port-channel this port is a member of."""
+    acls: list[AclBinding] = Field(default_factory=list)
+    qos: QosSettings = Field(default_factory=QosSettings)
+    profile: str | None = None
+    """Name of the QoS profile / service profile applied to the port, if any."""
+
+
+class DeviceQos(Located):
+    """Device-wide QoS: classification maps and global switches."""
+
+    dscp_to_tc: dict[int, int] = Field(default_factory=dict)
+    """Explicitly configured DSCP -> traffic class; ``field_src`` keys are ``dscp_to_tc[N]``."""
+    dscp_to_tc_default: str | None = None
+    """Name of the platform default map used for DSCPs not in ``dscp_to_tc``."""
+    cos_to_tc: dict[int, int] = Field(default_factory=dict)
+    tc_to_queue: dict[int, int] = Field(default_factory=dict)
+    tc_to_pg: dict[int, int] = Field(default_factory=dict)
+    pfc_priority_to_queue: dict[int, int] = Field(default_factory=dict)
+    pfc_disabled_globally: bool = False
+    watchdog_defaults: Watchdog | None = None
+    ecn_allow_non_ect: bool = False
+
+
+class Suppression(BaseModel):
+    """An inline ``fablint: disable=…`` comment and the lines it covers."""
+
+    rules: list[str]
+    """Rule ids or names; empty means every rule."""
+    file: str
+    line: int
+    """Line of the comment itself."""
+    start: int
+    end: int
+    """Inclusive range of lines covered (the whole file for ``disable-file``)."""
+    scope: Literal["next", "file"] = "next"
+    reason: str | None = None
+
+    def covers(self, rule_keys: set[str], file: str | None, line: int | None) -> bool:
+        if file != self.file:
+            return False
+        if self.rules and not (rule_keys & set(self.rules)):
+            return False
+        if self.scope == "file":
+            return True
+        return line is not None and self.start <= line <= self.end
+
+
+class Device(Located):
+    """A switch (or later a host / IB node) with its ports and settings."""
+
+    name: str
+    vendor: Vendor = "unknown"
+    role: str | None = None
+    platform: str | None = None
+    os_version: str | None = None
+    files: list[str] = Field(default_factory=list)
+    interfaces: dict[str, Interface] = Field(default_factory=dict)
+    qos: DeviceQos = Field(default_factory=DeviceQos)
+    qos_profiles: dict[str, QosSettings] = Field(default_factory=dict)
+    acls: dict[str, Acl] = Field(default_factory=dict)
+    suppressions: list[Suppression] = Field(default_factory=list)
+
+    def members(self, port_channel: str) -> list[Interface]:
+        return [i for i in self.interfaces.values() if i.port_channel == port_channel]
+
+    def queue_for_priority(self, priority: int) -> int:
+        """Egress queue that carries PFC priority ``priority`` (traffic class = priority)."""
+        queue = self.qos.pfc_priority_to_queue.get(priority)
+        if queue is not None:
+            return queue
+        return self.qos.tc_to_queue.get(priority, priority)
+
+    def profile_of(self, iface: Interface, section: str) -> str | None:
+        """Name of the QoS profile that supplies ``iface.qos.<section>``, or None.
+
+        None when the port has no profile or sets any of that section itself; fixes then go on
+        the port, where they win over the profile.
+        """
+        profile = self.qos_profiles.get(iface.profile or "")
+        if profile is None:
+            return None
+        theirs = getattr(profile, section)
+        mine = getattr(iface.qos, section)
+        if isinstance(mine, dict):
+            refs = {r for q in theirs.values() for r in q.field_src.values()}
+            own = [r for q in mine.values() for r in q.field_src.values()]
+        else:
+            refs = set(theirs.field_src.values())
+            own = list(mine.field_src.values())
+        return profile.name if all(r in refs for r in own) else None
+
+
+class Endpoint(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    device: str
+    interface: str
+
+
+class Link(Located):
+    """A cable between two ports, from LLDP, SONiC DEVICE_NEIGHBOR, IB dumps or intent."""
+
+    a: Endpoint
+    b: Endpoint
+    speed_mbps: int | None = None
+    origin: str = "unknown"
+
+
+class ParseProblem(BaseModel):
+    """Something in an input that could not be understood."""
+
+    file: str
+    line: int | None = None
+    message: str
+    kind: Literal["parse-error", "unsupported", "invalid-value", "unreadable"] = "invalid-value"
+    fatal: bool = False
+    """True when the file as a whole could not be used."""
+
+
+class InputFile(BaseModel):
+    """One file that was read, with what was made of it."""
+
+    path: str
+    format: str | None = None
+    bytes: int = 0
+    lines: int = 0
+    unknown_lines: int = 0
+    """Lines skipped because the parser does not model them."""
+    devices: list[str] = Field(default_factory=list)
+    explicit: bool = False
+    """Named on the command line (as opposed to found in a folder)."""
+
+
+class Fabric(BaseModel):
+    """Everything that was read: the devices, the links between them and what went wrong."""
+
+    devices: dict[str, Device] = Field(default_factory=dict)
+    links: list[Link] = Field(default_factory=list)
+    inputs: list[InputFile] = Field(default_factory=list)
+    problems: list[ParseProblem] = Field(default_factory=list)

@@ -1,0 +1,11 @@
+"""Input formats: a parser per format, chosen from the file's content."""
+
+from __future__ import annotations
+
+from fablint.parsers.base import ParseError, Parser, ParseResult
+from fablint.parsers.eos import EosParser
+
+PARSERS: dict[str, Parser] = {p.name: p for p in (EosParser(),)}
+"""Format id -> parser. ``--vendor`` takes these ids."""
+
+__all__ = ["PARSERS", "ParseError", "ParseResult", "Parser"]

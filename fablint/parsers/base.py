@@ -1,0 +1,43 @@
+"""What every parser provides, and the error type that is the only thing a parser may raise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
+
+from fablint.model import Device, ParseProblem, Vendor
+
+
+class ParseError(Exception):
+    """The file as a whole cannot be used. Carries the place so the user can find it."""
+
+    def __init__(self, file: str, line: int | None, message: str) -> None:
+        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+        self.file = file
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class ParseResult:
+    devices: list[Device]
+    problems: list[ParseProblem] = field(default_factory=list)
+    lines: int = 0
+    unknown_lines: int = 0
+
+
+class Parser(Protocol):
+    """A parser for one input format."""
+
+    name: ClassVar[str]
+    """Format id used by ``--vendor`` and in reports (``eos``)."""
+    label: ClassVar[str]
+    vendor: ClassVar[Vendor]
+
+    def sniff(self, head: str) -> int:
+        """Confidence 0-100 that ``head`` (the start of a file) is in this format."""
+        ...
+
+    def parse(self, text: str, path: str) -> ParseResult:
+        """Parse a whole file. Raises only ParseError."""
+        ...

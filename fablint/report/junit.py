@@ -1,0 +1,49 @@
+"""JUnit XML: one test case per (device, rule), so CI dashboards list what passed and failed."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from xml.etree import ElementTree as ET
+
+from fablint.engine import LintResult
+from fablint.findings import Finding, Severity
+
+
+def render(result: LintResult) -> str:
+    by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+    for finding in result.findings:
+        by_case[(finding.device or finding.file or "fabric", finding.rule)].append(finding)
+    device_rules = [r for r in result.rules if r.category != "parse"]
+    for device in result.fabric.devices:
+        for rule in device_rules:
+            by_case.setdefault((device, rule.id), [])
+    rule_names = {r.id: r.name for r in result.rules}
+    suites = ET.Element("testsuites", name="fablint")
+    suite = ET.SubElement(suites, "testsuite", name="fablint")
+    failures = 0
+    threshold = Severity(result.fail_on).rank if result.fail_on != "never" else 99
+    for (device, rule_id), findings in sorted(by_case.items()):
+        name = f"{rule_id} {rule_names.get(rule_id, findings[0].name if findings else '')}"
+        case = ET.SubElement(suite, "testcase", classname=device, name=name.strip())
+        if not findings:
+            continue
+        worst = max(findings, key=lambda f: f.severity.rank)
+        body = "\n".join(
+            f"{f.file}:{f.line or ''} [{f.severity.value}] {f.message}" for f in findings
+        )
+        if worst.severity.rank >= threshold:
+            failures += 1
+            node = ET.SubElement(
+                case, "failure", message=f"{len(findings)} finding(s): {worst.message}",
+                type=worst.severity.value,
+            )
+        else:  # below --fail-on: the case passes, the findings are kept as output
+            node = ET.SubElement(case, "system-out")
+        node.text = body
+    for element in (suite, suites):
+        element.set("tests", str(len(suite)))
+        element.set("failures", str(failures))
+        element.set("errors", "0")
+    ET.indent(suites)
+    body = ET.tostring(suites, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'

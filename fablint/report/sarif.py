@@ -1,0 +1,123 @@
+"""SARIF 2.1.0 for code-scanning dashboards (GitHub, GitLab, Azure DevOps)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fablint.checks import REGISTRY
+from fablint.engine import LintResult
+from fablint.findings import Finding
+from fablint.report.common import DOCS_URL, TOOL_NAME, TOOL_URI, version
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _uri(path: str) -> tuple[str, bool]:
+    """A repository-relative URI when the file is under the working folder, else absolute."""
+    resolved = Path(path).resolve()
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix(), True
+    except ValueError:
+        return resolved.as_uri(), False
+
+
+def _rule_descriptor(rule_id: str, docs_url: str) -> dict[str, Any]:
+    rule = REGISTRY[rule_id]
+    doc = rule.doc()
+    first = doc.split("\n", 1)[0]
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "shortDescription": {"text": rule.title},
+        "fullDescription": {"text": first},
+        "helpUri": f"{docs_url}{rule.id}.md",
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": LEVELS[rule.severity.value]},
+        "properties": {"category": rule.category, "tags": [rule.category, "fablint"]},
+    }
+
+
+def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "ruleIndex": index[finding.rule],
+        "level": LEVELS[finding.severity.value],
+        "message": {"text": finding.message},
+        "partialFingerprints": {"fablint/v1": finding.fingerprint()},
+        "properties": {"category": finding.category},
+    }
+    location: dict[str, Any] = {}
+    if finding.file:
+        uri, relative = _uri(finding.file)
+        artifact: dict[str, Any] = {"uri": uri}
+        if relative:
+            artifact["uriBaseId"] = "%SRCROOT%"
+        physical: dict[str, Any] = {"artifactLocation": artifact}
+        if finding.line:
+            physical["region"] = {"startLine": finding.line}
+        location["physicalLocation"] = physical
+    if finding.device:
+        name = finding.device if not finding.object else f"{finding.device}/{finding.object}"
+        location["logicalLocations"] = [
+            {"name": finding.object or finding.device, "fullyQualifiedName": name,
+             "kind": "object"}
+        ]
+    if location:
+        result["locations"] = [location]
+    related = []
+    for n, ref in enumerate(finding.related):
+        uri, relative = _uri(ref.file)
+        artifact = {"uri": uri, **({"uriBaseId": "%SRCROOT%"} if relative else {})}
+        physical = {"artifactLocation": artifact}
+        if ref.line:
+            physical["region"] = {"startLine": ref.line}
+        related.append({"id": n, "physicalLocation": physical})
+    if related:
+        result["relatedLocations"] = related
+    if finding.device:
+        result["properties"]["device"] = finding.device
+    if finding.fix:
+        result["properties"]["fix"] = finding.fix
+    return result
+
+
+def document(result: LintResult, docs_url: str = DOCS_URL) -> dict[str, Any]:
+    rule_ids = sorted({r.id for r in result.rules} | {f.rule for f in result.findings})
+    index = {rule_id: n for n, rule_id in enumerate(rule_ids)}
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": f"{p.file}: {p.message}"},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _uri(p.file)[0]},
+                **({"region": {"startLine": p.line}} if p.line else {}),
+            }}],
+        }
+        for p in result.errors
+    ]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": TOOL_NAME,
+                "version": version(),
+                "semanticVersion": version(),
+                "informationUri": TOOL_URI,
+                "rules": [_rule_descriptor(rule_id, docs_url) for rule_id in rule_ids],
+            }},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+            "invocations": [{
+                "executionSuccessful": not result.errors,
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": [_result(f, index) for f in result.findings],
+        }],
+    }
+
+
+def render(result: LintResult, docs_url: str = DOCS_URL) -> str:
+    return json.dumps(document(result, docs_url), indent=2) + "\n"

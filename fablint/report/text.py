@@ -1,0 +1,73 @@
+"""Human report: findings grouped by file, file:line first, fix under the finding; one summary.
+
+Quiet when all is well: a clean run prints a single line.
+"""
+
+from __future__ import annotations
+
+import io
+from itertools import groupby
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from fablint.engine import LintResult
+
+STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def render(
+    result: LintResult, *, color: bool = False, width: int = 100, show_fixes: bool = True
+) -> str:
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False,
+        soft_wrap=True,
+    )
+    findings = result.findings
+    for file, group in groupby(findings, key=lambda f: f.file or "(fabric)"):
+        console.print(Text(file, style="bold underline"))
+        for f in group:
+            where = f"{f.line}" if f.line else "-"
+            who = f"{f.device} " if f.device else ""
+            console.print(
+                f"  [dim]{where:>5}[/dim]  [{STYLES[f.severity.value]}]{f.severity.value:<7}"
+                f"[/]  [bold]{f.rule}[/bold]  {escape(who)}{escape(f.message)}"
+            )
+            if show_fixes and f.fix:
+                console.print("         [green]fix:[/green]")
+                for line in f.fix.splitlines():
+                    console.print(Text("           " + line, style="green"))
+        console.print()
+    counts = result.counts()
+    devices = len(result.fabric.devices)
+    files = len(result.fabric.inputs)
+    scope = f"{_plural(devices, 'device')} in {_plural(files, 'file')}"
+    extras = []
+    if result.suppressed:
+        extras.append(f"{result.suppressed} suppressed")
+    if result.baselined:
+        extras.append(f"{result.baselined} in baseline")
+    if result.errors:
+        extras.append(f"[bold red]{_plural(len(result.errors), 'file')} could not be linted[/]")
+    tail = f" ({', '.join(extras)})" if extras else ""
+    if not findings:
+        mark = "[green]✓[/green]" if not result.errors else "[red]✗[/red]"
+        console.print(f"{mark} {scope}: no problems found{tail}.")
+    else:
+        parts = [
+            f"[{STYLES[s]}]{_plural(counts[s], s)}[/]"
+            for s in ("error", "warning", "info") if counts.get(s)
+        ]
+        fixable = sum(1 for f in findings if f.fix)
+        fix_note = f"; {fixable} with a fix shown" if fixable else ""
+        console.print(
+            f"[bold]{_plural(len(findings), 'problem')}[/bold] ({', '.join(parts)}) in "
+            f"{scope}{fix_note}{tail}."
+        )
+    return buffer.getvalue()

@@ -1,0 +1,128 @@
+"""Safe YAML loading that remembers where each key was, for error messages with a line."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+MAX_YAML_BYTES = 5 * 1024 * 1024
+
+
+class ConfigError(Exception):
+    """A configuration or profile file is wrong. The message names the file and line."""
+
+
+KeyLines = dict[tuple[str | int, ...], int]
+
+
+def _plain(node: Any, path: tuple[str | int, ...], lines: KeyLines, where: str) -> Any:
+    """Convert ruamel's round-trip nodes into plain data, recording the line of each key."""
+    tag = getattr(node, "tag", None)
+    tag_value = getattr(tag, "value", None) if tag is not None else None
+    if tag_value and not str(tag_value).startswith("tag:yaml.org,2002:"):
+        line = lines.get(path, 0)
+        raise ConfigError(f"{where}:{line}: YAML tag {tag_value} is not allowed")
+    if isinstance(node, CommentedMap):
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            key_path = (*path, str(key))
+            try:
+                lines[key_path] = node.lc.key(key)[0] + 1
+            except (KeyError, TypeError, AttributeError):
+                lines[key_path] = lines.get(path, 0)
+            out[str(key)] = _plain(value, key_path, lines, where)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for index, value in enumerate(node):
+            item_path = (*path, index)
+            try:
+                lines[item_path] = node.lc.item(index)[0] + 1
+            except (KeyError, TypeError, AttributeError):
+                lines[item_path] = lines.get(path, 0)
+            items.append(_plain(value, item_path, lines, where))
+        return items
+    if node is None or isinstance(node, (bool, int, float, str)):
+        return node if not isinstance(node, str) else str(node)
+    return str(node)
+
+
+def load_yaml(path: Path) -> tuple[Any, KeyLines]:
+    """Load a YAML file safely. Raises ConfigError naming the file and line on any problem."""
+    where = str(path)
+    try:
+        if path.stat().st_size > MAX_YAML_BYTES:
+            raise ConfigError(f"{where}: file is larger than {MAX_YAML_BYTES} bytes")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text") from exc
+    return load_yaml_text(text, where)
+
+
+def load_yaml_text(text: str, where: str) -> tuple[Any, KeyLines]:
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        data = yaml.load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{where}{line}: invalid YAML: {problem}") from exc
+    except Exception as exc:  # ruamel raises assorted errors on hostile input
+        raise ConfigError(f"{where}: invalid YAML: {exc}") from exc
+    lines: KeyLines = {}
+    return _plain(data, (), lines, where), lines
+
+
+def validation_error(
+    exc: ValidationError, where: str, lines: KeyLines, model: type[BaseModel],
+    aliases: dict[str, str] | None = None,
+) -> ConfigError:
+    """Turn a pydantic error into one readable message with file, line and the key named."""
+    messages = []
+    for error in exc.errors():
+        loc = tuple(str(p) if not isinstance(p, int) else p for p in error["loc"])
+        line = _line_for(loc, lines)
+        key = ".".join(str(p) for p in loc) or "(top level)"
+        if error["type"] == "extra_forbidden":
+            known = _known_keys(model, loc[:-1], aliases)
+            hint = difflib.get_close_matches(str(loc[-1]), known, n=1)
+            suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+            messages.append(f"{where}:{line}: unknown key '{key}'{suggestion}")
+        else:
+            messages.append(f"{where}:{line}: {key}: {error['msg']}")
+    return ConfigError("\n".join(messages))
+
+
+def _line_for(loc: tuple[str | int, ...], lines: KeyLines) -> int:
+    for end in range(len(loc), -1, -1):
+        if loc[:end] in lines:
+            return lines[loc[:end]]
+    return 1
+
+
+def _known_keys(
+    model: type[BaseModel], parents: Iterable[str | int], aliases: dict[str, str] | None
+) -> list[str]:
+    current: Any = model
+    for part in parents:
+        field = getattr(current, "model_fields", {}).get(str(part))
+        annotation = getattr(field, "annotation", None)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            current = annotation
+        else:
+            return []
+    names = list(getattr(current, "model_fields", {}))
+    if current is model and aliases:
+        names = [aliases.get(n, n) for n in names]
+    return names
