@@ -148,6 +148,7 @@ def _explicit(fabric: Fabric, path: str) -> bool:
 
 
 def _problem_findings(fabric: Fabric, selected: set[str]) -> Iterable[Finding]:
+    owners = {i.path: i.devices[0] for i in fabric.inputs if len(i.devices) == 1}
     for problem in fabric.problems:
         rule_id = PROBLEM_RULES[problem.kind]
         if rule_id not in selected:
@@ -159,6 +160,7 @@ def _problem_findings(fabric: Fabric, selected: set[str]) -> Iterable[Finding]:
         yield Finding(
             rule=rule.id, name=rule.name, severity=severity, category=rule.category,
             message=problem.message, file=problem.file, line=problem.line,
+            device=owners.get(problem.file),
         )
 
 

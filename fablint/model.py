@@ -363,6 +363,14 @@ class Device(Located):
             return queue
         return self.qos.tc_to_queue.get(priority, priority)
 
+    def profile_providing(self, priorities: set[int]) -> str | None:
+        """A QoS profile of this device that turns PFC on for ``priorities``, if any."""
+        for profile in self.qos_profiles.values():
+            pfc = profile.pfc
+            if pfc.mode == "on" and priorities <= pfc.no_drop:
+                return profile.name
+        return None
+
     def profile_of(self, iface: Interface, section: str) -> str | None:
         """Name of the QoS profile that supplies ``iface.qos.<section>``, or None.
 

@@ -48,6 +48,7 @@ class AclDropsRoce(Rule):
     title = "ACL on a fabric port drops RoCEv2 (UDP 4791)"
     severity = Severity.ERROR
     category = "acl"
+    settings = ("acl.roce_udp_port",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         port = ctx.policy.acl.roce_udp_port

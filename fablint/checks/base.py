@@ -107,6 +107,8 @@ class Rule:
     category: ClassVar[str]
     vendors: ClassVar[tuple[str, ...]] = ("eos",)
     """Input formats the rule has been proven on (shown in its docs page)."""
+    settings: ClassVar[tuple[str, ...]] = ()
+    """Profile settings the rule reads (``section.key``), listed in its docs page."""
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         """Fabric-wide check; by default runs ``check_device`` on every device."""

@@ -19,6 +19,11 @@ def lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int,
 
 
 def _ecn_fix(device: Device, iface: Interface, queue_id: int, ctx: Context) -> FixIntent:
+    if not iface.profile:
+        usable = device.profile_providing(set(ctx.policy.pfc.lossless_priorities))
+        queue = device.qos_profiles[usable].queues.get(queue_id) if usable else None
+        if queue is not None and queue.ecn is not None:
+            return FixIntent("apply-profile", {"interface": iface.name, "profile": usable})
     ecn = ctx.policy.ecn
     return FixIntent("ecn-enable", {
         "interface": iface.name,
@@ -55,6 +60,13 @@ class EcnOnLosslessQueue(Rule):
     title = "Lossless queue without ECN marking"
     severity = Severity.WARNING
     category = "ecn"
+    settings = (
+        "ecn.required_on_lossless",
+        "pfc.lossless_priorities",
+        "ecn.fix_min_bytes",
+        "ecn.fix_max_bytes",
+        "ecn.fix_probability",
+    )
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not ctx.policy.ecn.required_on_lossless:
@@ -97,6 +109,7 @@ class WredDropsLossless(Rule):
     title = "WRED dropping on a lossless queue"
     severity = Severity.ERROR
     category = "ecn"
+    settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         for iface in ctx.fabric_ports(device):
@@ -166,6 +179,7 @@ class EcnThresholdOrder(Rule):
     title = "ECN minimum threshold not below the maximum"
     severity = Severity.ERROR
     category = "ecn"
+    settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         seen: set[SourceRef | None] = set()

@@ -35,6 +35,7 @@ class FabricMtuMinimum(Rule):
     title = "Fabric port MTU below the profile minimum"
     severity = Severity.ERROR
     category = "mtu"
+    settings = ("mtu.fabric_min",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         minimum = ctx.policy.mtu.fabric_min

@@ -35,6 +35,13 @@ class PfcLosslessPriorities(Rule):
     title = "PFC not in effect for the lossless priorities on a fabric port"
     severity = Severity.ERROR
     category = "pfc"
+    settings = (
+        "pfc.lossless_priorities",
+        "ports.routed",
+        "ports.switched",
+        "ports.include",
+        "ports.exclude",
+    )
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossless = set(ctx.policy.pfc.lossless_priorities)
@@ -58,15 +65,19 @@ class PfcLosslessPriorities(Rule):
                     f"PFC is on but priority {prios} is not no-drop on {iface.name} "
                     f"(no-drop: {fmt_priorities(pfc.no_drop)})"
                 )
-            yield self.finding(
-                device, iface.name, iface.src, message,
-                related=[pfc.disabled_by, pfc.where("mode")],
-                fix=FixIntent("pfc-enable", {
+            usable = None if iface.profile else device.profile_providing(missing)
+            if usable is not None and pfc.disabled_by is None:
+                fix = FixIntent("apply-profile", {"interface": iface.name, "profile": usable})
+            else:
+                fix = FixIntent("pfc-enable", {
                     "interface": iface.name,
                     "priorities": sorted(missing),
                     "profile": device.profile_of(iface, "pfc"),
                     "global_off": pfc.disabled_by is not None,
-                }),
+                })
+            yield self.finding(
+                device, iface.name, iface.src, message,
+                related=[pfc.disabled_by, pfc.where("mode")], fix=fix,
             )
 
 
@@ -96,6 +107,7 @@ class PfcOnLossyPriority(Rule):
     title = "PFC enabled on a priority the profile calls lossy"
     severity = Severity.ERROR
     category = "pfc"
+    settings = ("pfc.lossy_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossy = set(ctx.policy.pfc.lossy_priorities)
@@ -140,6 +152,7 @@ class PfcWithLinkPause(Rule):
     title = "802.3x pause together with PFC on a port"
     severity = Severity.ERROR
     category = "pfc"
+    settings = ("pfc.forbid_link_pause",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not ctx.policy.pfc.forbid_link_pause:

@@ -44,6 +44,8 @@ def render(intent: FixIntent) -> str | None:
         lines += [f"priority-flow-control priority {prio} no-drop" for prio in p["priorities"]]
         text = _block(p, lines)
         return "no priority-flow-control all off\n" + text if p.get("global_off") else text
+    if action == "apply-profile":
+        return f"interface {p['interface']}\n{IND}service-profile {p['profile']}"
     if action == "pfc-disable-priority":
         return _block(p, [f"no priority-flow-control priority {prio}" for prio in p["priorities"]])
     if action == "link-pause-disable":

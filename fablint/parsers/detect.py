@@ -50,12 +50,13 @@ def read_text(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}") from exc
-    nul = data.find(b"\x00", 0, SNIFF_BYTES)
-    if nul >= 0:
+    nul = data.find(b"\x00")
+    if nul >= 0 and detect(data[:min(nul, SNIFF_BYTES)].decode("utf-8", "replace")).parser is None:
         raise InputError(
             "binary file (NUL byte), not a text configuration", kind="unsupported",
             line=data.count(b"\n", 0, nul) + 1,
         )
+    # A NUL after a recognisable start is damage in a configuration: the parser reports it.
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -76,6 +76,10 @@ _NEGATIVE = (
 )
 
 _NUMBER = re.compile(r"^\d+$")
+_EOS_BLOCK = re.compile(
+    r"^interface (?:Ethernet|Port-Channel|Management|Loopback|Vlan)\d[\d/.]*\n {3}\S", re.M
+)
+_HOSTNAME = re.compile(r"^hostname \S+$", re.M)
 
 Handler = Callable[[list[str], int, str], bool]
 
@@ -114,19 +118,14 @@ class EosParser:
     vendor = "eos"
 
     def sniff(self, head: str) -> int:
-        score = 0
-        for signal in _STRONG:
-            if signal in head:
-                score += 25
-        for signal in _NEGATIVE:
-            if signal in head:
-                score -= 40
-        if score <= 0:
-            return 0
-        # EOS indents sub-commands with three spaces.
-        if "\n   " in head:
-            score += 10
-        return min(score, 100)
+        score = 25 * sum(1 for signal in _STRONG if signal in head)
+        # An interface block indented by three spaces is EOS style (NX-OS uses two, IOS one).
+        if _EOS_BLOCK.search(head):
+            score += 30
+        if _HOSTNAME.search(head):
+            score += 5
+        score -= 40 * sum(1 for signal in _NEGATIVE if signal in head)
+        return max(0, min(score, 100))
 
     def parse(self, text: str, path: str) -> ParseResult:
         return _EosBuilder(path).run(text)

@@ -1,9 +1,14 @@
-"""Machine-readable report. Its schema is versioned and published (docs/json-report.schema.json)."""
+"""Machine-readable report. Its schema is versioned and published (docs/json-report.schema.json).
+
+Other tools rely on these keys; change them only with a new ``version``.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from fablint.engine import LintResult
 from fablint.report.common import TOOL_NAME, summary, version
@@ -11,32 +16,86 @@ from fablint.report.common import TOOL_NAME, summary, version
 SCHEMA_VERSION = "1"
 
 
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class JsonFinding(_Strict):
+    rule: str = Field(description="Rule id, e.g. PFC001.")
+    name: str = Field(description="Rule name, e.g. pfc-lossless-priorities.")
+    severity: Literal["error", "warning", "info"]
+    category: str
+    device: str | None = Field(description="Device (hostname) the finding is about.")
+    object: str | None = Field(description="Object on the device: interface, queue, profile.")
+    file: str | None
+    line: int | None
+    message: str
+    fix: str | None = Field(description="Fix in the device's own syntax, or null.")
+    fingerprint: str = Field(description="Stable identity used by baselines.")
+
+
+class JsonError(_Strict):
+    file: str
+    line: int | None
+    message: str
+    kind: str = Field(description="unreadable, parse-error or unsupported.")
+
+
+class JsonSummary(_Strict):
+    errors: int
+    warnings: int
+    infos: int
+    total: int
+    suppressed: int
+    baselined: int
+    files: int
+    devices: int
+    unparsed_files: int
+    by_rule: dict[str, int]
+    exit_code: int
+
+
+class JsonTool(_Strict):
+    name: str
+    version: str
+
+
+class JsonReport(_Strict):
+    """fablint JSON report."""
+
+    version: Literal["1"] = Field(description="Schema version of this report.")
+    tool: JsonTool
+    findings: list[JsonFinding]
+    summary: JsonSummary
+    errors: list[JsonError] = Field(description="Inputs that could not be read or parsed.")
+
+
 def document(result: LintResult) -> dict[str, Any]:
-    return {
-        "version": SCHEMA_VERSION,
-        "tool": {"name": TOOL_NAME, "version": version()},
-        "findings": [
-            {
-                "rule": f.rule,
-                "name": f.name,
-                "severity": f.severity.value,
-                "category": f.category,
-                "device": f.device,
-                "object": f.object,
-                "file": f.file,
-                "line": f.line,
-                "message": f.message,
-                "fix": f.fix,
-                "fingerprint": f.fingerprint(),
-            }
+    report = JsonReport(
+        version=SCHEMA_VERSION,
+        tool=JsonTool(name=TOOL_NAME, version=version()),
+        findings=[
+            JsonFinding(
+                rule=f.rule, name=f.name, severity=f.severity.value, category=f.category,
+                device=f.device, object=f.object, file=f.file, line=f.line, message=f.message,
+                fix=f.fix, fingerprint=f.fingerprint(),
+            )
             for f in result.findings
         ],
-        "summary": summary(result),
-        "errors": [
-            {"file": p.file, "line": p.line, "message": p.message, "kind": p.kind}
+        summary=JsonSummary.model_validate(summary(result)),
+        errors=[
+            JsonError(file=p.file, line=p.line, message=p.message, kind=p.kind)
             for p in result.errors
         ],
-    }
+    )
+    return report.model_dump(mode="json")
+
+
+def json_schema() -> dict[str, Any]:
+    schema = JsonReport.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "fablint JSON report"
+    return schema
 
 
 def render(result: LintResult) -> str:

@@ -1,0 +1,40 @@
+"""The project's promises about itself: README set-up commands, CI, packaging."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+from tests.conftest import REPO
+
+
+def _readme_commands() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```bash\n(.+?)\n```", text)
+
+
+def test_readme_starts_with_the_two_setup_commands() -> None:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    commands = _readme_commands()
+    assert commands[0] == "pip install . && fablint lint fixtures/demo"
+    assert commands[1].startswith("pip install '.[dev]' && ")
+    assert text.index(commands[1]) < text.index("## ")
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    test_command = _readme_commands()[1].split(" && ", 1)[1]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    lines = [line.strip() for line in ci.splitlines() if line.strip() and not line.startswith("#")]
+    assert lines[0] == "set -euo pipefail"
+    assert "pip install --quiet '.[dev]'" in ci and "-e" not in ci.split("'.[dev]'")[0][-10:]
+    assert "ruff check ." in lines
+    assert lines[-1] == test_command
+
+
+def test_profiles_and_rule_docs_ship_in_the_wheel() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    include = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert include["rules"] == "fablint/_data/profiles"
+    assert include["docs/rules"] == "fablint/_data/rules-docs"
+    assert project["project"]["scripts"]["fablint"] == "fablint.cli:main"
+    assert "netmiko" in " ".join(project["project"]["optional-dependencies"]["collect"])

@@ -1,0 +1,30 @@
+"""Every rule case in fixtures/rules runs here: the same data the rule pages publish."""
+
+from __future__ import annotations
+
+import pytest
+
+from fablint.checks import REGISTRY
+from fablint.testing import Case, load_cases, mismatches, run_case
+from tests.conftest import FIXTURES
+
+CASE_FILES = sorted((FIXTURES / "rules").glob("*.yaml"))
+CASES: list[Case] = [case for path in CASE_FILES for case in load_cases(path)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.rule}-{c.kind}-{c.name}" for c in CASES])
+def test_rule_case(case: Case) -> None:
+    result = run_case(case)
+    assert mismatches(case, result) == []
+
+
+@pytest.mark.parametrize("rule_id", sorted(REGISTRY))
+def test_every_rule_has_published_good_and_bad_examples(rule_id: str) -> None:
+    mine = [c for c in CASES if c.rule == rule_id]
+    kinds = {c.kind for c in mine if c.doc}
+    assert kinds == {"good", "bad"}, f"{rule_id} needs a doc: true good and bad case"
+
+
+def test_case_names_are_unique() -> None:
+    keys = [(c.rule, c.name) for c in CASES]
+    assert len(keys) == len(set(keys))
