@@ -38,3 +38,25 @@ def test_profiles_and_rule_docs_ship_in_the_wheel() -> None:
     assert include["docs/rules"] == "fablint/_data/rules-docs"
     assert project["project"]["scripts"]["fablint"] == "fablint.cli:main"
     assert "netmiko" in " ".join(project["project"]["optional-dependencies"]["collect"])
+
+
+def test_installed_package_finds_its_data_without_the_source_tree(tmp_path) -> None:
+    """From a neutral folder, the installed fablint must find profiles and rule pages."""
+    import subprocess
+    import sys
+
+    code = (
+        "import fablint.resources as r, fablint;"
+        "print(fablint.__file__); print(r.profiles_dir()); print(r.rule_docs_dir())"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    package_file, profiles, docs = run.stdout.splitlines()
+    from pathlib import Path
+
+    assert (Path(profiles) / "default.yaml").is_file()
+    assert (Path(docs) / "PFC001.md").is_file()
+    if not package_file.startswith(str(REPO)):  # a real (non-editable) install, as in CI
+        assert profiles.endswith("_data/profiles") and docs.endswith("_data/rules-docs")

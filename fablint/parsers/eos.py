@@ -149,7 +149,7 @@ class _EosBuilder:
         n = self.lineno if line is None else line
         ref = self._refs.get(n)
         if ref is None:
-            ref = SourceRef.model_construct(file=self.path, line=n)
+            ref = SourceRef(file=self.path, line=n)
             self._refs[n] = ref
         return ref
 
