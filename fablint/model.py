@@ -14,9 +14,10 @@ explicitly".
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic_core import core_schema
 
 Vendor = Literal["eos", "nxos", "sonic", "ib", "host", "unknown"]
 InterfaceKind = Literal[
@@ -31,16 +32,52 @@ ROCE_UDP_PORT = 4791
 """RoCEv2 destination UDP port (IANA; ``ROCE_V2_UDP_DPORT`` in the Linux RDMA drivers)."""
 
 
-class SourceRef(BaseModel):
-    """A place in an input file."""
+class SourceRef(NamedTuple):
+    """A place in an input file.
 
-    model_config = ConfigDict(frozen=True)
+    A tuple, not a model: parsers create one per configuration line and models hold many, so
+    it is validated with an isinstance check and shared between the objects that cite it. In
+    JSON it is ``{"file": …, "line": …}``.
+    """
 
     file: str
     line: int | None = None
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}" if self.line else self.file
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.union_schema(
+            [
+                core_schema.is_instance_schema(cls),
+                core_schema.no_info_plain_validator_function(cls._coerce),
+            ],
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda ref: {"file": ref.file, "line": ref.line}
+            ),
+        )
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"file": {"type": "string"},
+                           "line": {"type": ["integer", "null"]}},
+            "required": ["file"],
+        }
+
+    @classmethod
+    def _coerce(cls, value: Any) -> SourceRef:
+        if isinstance(value, dict) and isinstance(value.get("file"), str):
+            return cls(value["file"], value.get("line"))
+        if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
+            return cls(*value)
+        raise ValueError("a source reference is {file, line}")
 
 
 class Located(BaseModel):
@@ -100,8 +137,6 @@ class Queue(Located):
     """ECN marking (congestion marks instead of drops)."""
     wred: Aqm | None = None
     """WRED dropping."""
-    defined_in: str | None = None
-    """Name of the QoS profile / policy the queue settings came from; None when set on the port."""
 
 
 class Watchdog(Located):

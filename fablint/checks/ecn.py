@@ -132,14 +132,16 @@ class WredDropsLossless(Rule):
                 )
 
 
-def _all_queues(device: Device) -> Iterator[tuple[str, Queue]]:
-    """Every queue definition once: in QoS profiles, then on ports that set their own."""
+def _all_queues(device: Device) -> Iterator[tuple[str, Queue, dict[str, str | None]]]:
+    """Every queue: in QoS profiles first, then on ports, with where a fix would go."""
     for profile in device.qos_profiles.values():
         for queue in profile.queues.values():
-            yield f"qos profile {profile.name} queue {queue.id}", queue
+            yield (f"qos profile {profile.name} queue {queue.id}", queue,
+                   {"profile": profile.name, "interface": None})
     for iface in device.interfaces.values():
         for queue in iface.qos.queues.values():
-            yield f"{iface.name} queue {queue.id}", queue
+            target = {"profile": None, "interface": iface.name}
+            yield f"{iface.name} queue {queue.id}", queue, target
 
 
 def _compare(aqm: Aqm) -> tuple[float, float, str] | None:
@@ -183,11 +185,11 @@ class EcnThresholdOrder(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         seen: set[SourceRef | None] = set()
-        for obj, queue in _all_queues(device):
+        for obj, queue, target in _all_queues(device):
             for kind, aqm in (("ECN", queue.ecn), ("WRED", queue.wred)):
                 if aqm is None or aqm.src in seen:
                     continue
-                seen.add(aqm.src)
+                seen.add(aqm.src)  # a profile's queue, met again on each port that applies it
                 order = _compare(aqm)
                 if order is None or order[0] < order[1]:
                     continue
@@ -198,9 +200,8 @@ class EcnThresholdOrder(Rule):
                     f"{'equal to' if equal else 'above'} the maximum {aqm.max_threshold} on {obj}",
                     severity=Severity.WARNING if equal else None,
                     fix=FixIntent("ecn-enable", {
+                        **target,
                         "queue": queue.id,
-                        "interface": None if queue.defined_in else obj.split(" ")[0],
-                        "profile": queue.defined_in,
                         "min_bytes": ctx.policy.ecn.fix_min_bytes,
                         "max_bytes": ctx.policy.ecn.fix_max_bytes,
                         "probability": aqm.probability or ctx.policy.ecn.fix_probability,

@@ -8,8 +8,7 @@ lists, ``permit|deny SRC`` for standard ones. Addresses: ``any``, ``host A``, ``
 from __future__ import annotations
 
 import re
-
-from fablint.model import AclEntry, PortMatch
+from typing import Any
 
 NAMED_PORTS = {
     "bgp": 179, "bootpc": 68, "bootps": 67, "domain": 53, "echo": 7, "ftp": 21, "ftp-data": 20,
@@ -33,13 +32,13 @@ class AclSyntaxError(ValueError):
     pass
 
 
-def parse_acl_entry(action: str, args: list[str], *, standard: bool = False) -> AclEntry:
-    """Parse the words after ``permit``/``deny``. Raises AclSyntaxError."""
+def parse_acl_entry(action: str, args: list[str], *, standard: bool = False) -> dict[str, Any]:
+    """Parse the words after ``permit``/``deny`` into AclEntry fields. Raises AclSyntaxError."""
     if standard:
         src, _ = _address(args, 0)
         if src is None:
             raise AclSyntaxError("access-list entry source not understood")
-        return AclEntry(action=action, protocol="ip", src_addr=src)
+        return {"action": action, "protocol": "ip", "src_addr": src, "field_src": {}}
     if not args:
         raise AclSyntaxError("access-list entry without protocol")
     protocol = args[0].lower()
@@ -65,10 +64,11 @@ def parse_acl_entry(action: str, args: list[str], *, standard: bool = False) -> 
         if word not in _NOT_QUALIFIERS:
             qualifiers.append(word)
         j += 1
-    return AclEntry(
-        action=action, protocol=protocol, src_addr=src, dst_addr=dst, src_port=src_port,
-        dst_port=dst_port, qualifiers=qualifiers, dscp=dscp,
-    )
+    return {
+        "action": action, "protocol": protocol, "src_addr": src, "dst_addr": dst,
+        "src_port": src_port, "dst_port": dst_port, "qualifiers": qualifiers, "dscp": dscp,
+        "field_src": {},
+    }
 
 
 def _address(args: list[str], i: int) -> tuple[str | None, int]:
@@ -88,7 +88,7 @@ def _address(args: list[str], i: int) -> tuple[str | None, int]:
     return None, i
 
 
-def _ports(args: list[str], i: int) -> tuple[PortMatch | None, int]:
+def _ports(args: list[str], i: int) -> tuple[dict[str, Any] | None, int]:
     if i >= len(args) or args[i] not in _PORT_OPS:
         return None, i
     op = args[i]
@@ -113,7 +113,7 @@ def _ports(args: list[str], i: int) -> tuple[PortMatch | None, int]:
         ranges = [(0, max(0, values[0] - 1))]
     else:
         ranges = [(v, v) for v in values]
-    return PortMatch(op="range" if op in ("gt", "lt") else op, ranges=ranges), j
+    return {"op": "range" if op in ("gt", "lt") else op, "ranges": ranges}, j
 
 
 def port_number(word: str) -> int | None:

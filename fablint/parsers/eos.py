@@ -1,10 +1,11 @@
 """Arista EOS running-config (plain and ``show running-config all``) into the fabric model.
 
-The parser is a single pass over the lines with an indentation stack. Each block kind has a
-handler that dispatches on the first word; a handler returns False for a line it does not model,
-which is then counted as skipped, together with every line indented under it. Vendor defaults
-(trust, MTU, PFC watchdog, ``priority-flow-control all off``, QoS profiles applied with
-``service-profile``) are resolved at the end so that the model says what is in effect.
+A single pass over the lines with an indentation stack. Each block kind has a handler that
+dispatches on the first word; a handler returns False for a line it does not model, which is
+then counted as skipped together with every line indented under it. Vendor defaults (trust, MTU,
+PFC watchdog, ``priority-flow-control all off``, QoS profiles applied with ``service-profile``)
+are resolved at the end so that the model says what is in effect. The parser fills plain data
+(``fablint.parsers.build``) and validates it into the model once.
 """
 
 from __future__ import annotations
@@ -14,33 +15,28 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
+from pydantic import ValidationError
+
 from fablint import units
-from fablint.model import (
-    Acl,
-    AclBinding,
-    Aqm,
-    Device,
-    Interface,
-    InterfaceKind,
-    LinkPause,
-    ParseProblem,
-    Pfc,
-    PolicyBinding,
-    QosSettings,
-    Queue,
-    SourceRef,
-    Suppression,
-    Watchdog,
-)
+from fablint.model import Device, ParseProblem, QosSettings, SourceRef
 from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.build import (
+    Obj,
+    is_blank,
+    new_device,
+    new_interface,
+    new_qos,
+    new_queue,
+    new_watchdog,
+    overlay,
+)
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import Directive, parse_directive
-from fablint.parsers.merge import overlay
 
 EOS_DEFAULT_MTU = 1500
 EOS_LOOPBACK_MTU = 65535
 
-# Signals of an EOS configuration, with weights; see sniff().
+# Signals of an EOS configuration; see EosParser.sniff().
 _STRONG = (
     "!RANCID-CONTENT-TYPE: arista",
     "management api http-commands",
@@ -74,39 +70,40 @@ _NEGATIVE = (
     "## Running database",
     "traffic.",
 )
-
-_NUMBER = re.compile(r"^\d+$")
 _EOS_BLOCK = re.compile(
     r"^interface (?:Ethernet|Port-Channel|Management|Loopback|Vlan)\d[\d/.]*\n {3}\S", re.M
 )
 _HOSTNAME = re.compile(r"^hostname \S+$", re.M)
+_NUMBER = re.compile(r"^\d+$")
+_RANGE_NAME = re.compile(r"\d-\d")
+_ROUTED_KINDS = ("svi", "loopback", "mgmt", "subinterface", "tunnel")
+_ACL_FAMILY = {"ip": "ipv4", "ipv6": "ipv6", "mac": "mac"}
+_AQM_KEYS = {"minimum-threshold": "min_threshold", "maximum-threshold": "max_threshold"}
+_WATCHDOG_TIMERS = {
+    "timeout": "timeout_ms", "polling-interval": "polling_ms", "recovery-time": "recovery_ms",
+}
 
 Handler = Callable[[list[str], int, str], bool]
 
 
-def _interface_kind(name: str) -> InterfaceKind:
+def _interface_kind(name: str) -> str:
     lower = name.lower()
     if "." in name and lower.startswith(("ethernet", "port-channel")):
         return "subinterface"
-    if lower.startswith("ethernet"):
-        return "physical"
-    if lower.startswith("port-channel"):
-        return "port-channel"
-    if lower.startswith("vlan"):
-        return "svi"
-    if lower.startswith("loopback"):
-        return "loopback"
-    if lower.startswith("management"):
-        return "mgmt"
-    if lower.startswith(("vxlan", "tunnel")):
-        return "tunnel"
+    for prefix, kind in (
+        ("ethernet", "physical"), ("port-channel", "port-channel"), ("vlan", "svi"),
+        ("loopback", "loopback"), ("management", "mgmt"), ("vxlan", "tunnel"),
+        ("tunnel", "tunnel"),
+    ):
+        if lower.startswith(prefix):
+            return kind
     return "other"
 
 
 class _Context:
     __slots__ = ("handler", "indent", "obj")
 
-    def __init__(self, indent: int, handler: Handler, obj: object = None) -> None:
+    def __init__(self, indent: int, handler: Handler, obj: Any = None) -> None:
         self.indent = indent
         self.handler = handler
         self.obj = obj
@@ -136,35 +133,38 @@ class _EosBuilder:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.device = Device(name=PurePath(path).stem, vendor="eos", files=[path])
+        self.device: Obj = new_device(PurePath(path).stem, "eos", path)
         self.problems: list[ParseProblem] = []
         self.unknown = 0
         self.interface_defaults_mtu: tuple[int, SourceRef] | None = None
         self.lineno = 0
-        self._refs: dict[int, SourceRef] = {}
+        self.stack: list[_Context] = []
 
     # -- helpers -------------------------------------------------------------------------
 
-    def ref(self, line: int | None = None) -> SourceRef:
-        n = self.lineno if line is None else line
-        ref = self._refs.get(n)
-        if ref is None:
-            ref = SourceRef(file=self.path, line=n)
-            self._refs[n] = ref
-        return ref
+    def ref(self) -> SourceRef:
+        return SourceRef(self.path, self.lineno)
 
     def problem(self, message: str) -> None:
         self.problems.append(
             ParseProblem(file=self.path, line=self.lineno, message=message, kind="invalid-value")
         )
 
-    def int_in(self, token: str, lo: int, hi: int, what: str) -> int | None:
-        if _NUMBER.match(token):
-            value = int(token)
+    def int_in(self, word: str, lo: int, hi: int, what: str) -> int | None:
+        if _NUMBER.match(word):
+            value = int(word)
             if lo <= value <= hi:
                 return value
-        self.problem(f"{what} {token!r} is not a number in {lo}-{hi}")
+        self.problem(f"{what} {word!r} is not a number in {lo}-{hi}")
         return None
+
+    def open(self, indent: int, handler: Handler, obj: Any = None) -> None:
+        """Enter a block: the following, deeper-indented lines go to ``handler``."""
+        self.stack.append(_Context(indent, handler, obj))
+
+    def current(self) -> Any:
+        """The object of the innermost open block."""
+        return self.stack[-1].obj
 
     # -- main loop -----------------------------------------------------------------------
 
@@ -172,15 +172,14 @@ class _EosBuilder:
         if "\x00" in text:
             line = text.count("\n", 0, text.index("\x00")) + 1
             raise ParseError(self.path, line, "binary data (NUL byte) in a text configuration")
-        lines = text.split("\n")
         stack = self.stack = [_Context(-1, self.h_top)]
         skip_deeper_than = -1  # lines indented deeper than this belong to a skipped line
         pending: list[tuple[int, Directive]] = []
-        open_supp: list[tuple[Suppression, int]] = []
-        suppressions: list[Suppression] = []
+        open_supp: list[tuple[Obj, int]] = []
+        suppressions: list[Obj] = []
         eof_block = False
         lineno = 0
-        for lineno, raw in enumerate(lines, 1):
+        for lineno, raw in enumerate(text.split("\n"), 1):
             line = raw.rstrip()
             if not line:
                 continue
@@ -193,20 +192,17 @@ class _EosBuilder:
             if body[0] == "!":
                 if "fablint" in body:
                     self.lineno = lineno
-                    self.directive(body.lstrip("!"), lineno, pending, suppressions)
+                    self.directive(body.lstrip("!"), pending, suppressions)
                 continue
             if open_supp:
-                for supp, base in list(open_supp):
-                    if indent > base:
-                        supp.end = lineno
+                for item in list(open_supp):
+                    if indent > item[1]:
+                        item[0]["end"] = lineno
                     else:
-                        open_supp.remove((supp, base))
+                        open_supp.remove(item)
             if pending:
                 for at, directive in pending:
-                    supp = Suppression(
-                        rules=directive.rules, file=self.path, line=at, start=lineno,
-                        end=lineno, scope="next", reason=directive.reason,
-                    )
+                    supp = self.suppression(directive, at, lineno, lineno)
                     suppressions.append(supp)
                     open_supp.append((supp, indent))
                 pending.clear()
@@ -222,10 +218,9 @@ class _EosBuilder:
                 continue
             self.lineno = lineno
             words = body.split()
-            ctx = stack[-1]
             depth = len(stack)
             try:
-                known = ctx.handler(words, indent, body)
+                known = stack[-1].handler(words, indent, body)
             except (ValueError, IndexError):
                 self.problem(f"cannot read {words[0]!r} line")
                 known = True
@@ -233,37 +228,37 @@ class _EosBuilder:
                 self.unknown += 1
             if len(stack) == depth:
                 skip_deeper_than = indent
-        for at, directive in pending:  # directives with nothing after them cover nothing
-            suppressions.append(
-                Suppression(rules=directive.rules, file=self.path, line=at, start=at, end=at,
-                            scope=directive.scope, reason=directive.reason)
-            )
+        for at, directive in pending:  # a directive with nothing after it covers nothing
+            suppressions.append(self.suppression(directive, at, at, at))
         self.finish()
-        self.device.suppressions = suppressions
+        self.device["suppressions"] = suppressions
+        try:
+            device = Device.model_validate(self.device)
+        except ValidationError as exc:  # a parser bug must still name the file
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ParseError(self.path, None, f"cannot build the model ({where}: "
+                             f"{first['msg']})") from exc
         return ParseResult(
-            devices=[self.device], problems=self.problems, lines=lineno, unknown_lines=self.unknown
+            devices=[device], problems=self.problems, lines=lineno, unknown_lines=self.unknown
         )
 
+    def suppression(self, directive: Directive, at: int, start: int, end: int) -> Obj:
+        return {"rules": directive.rules, "file": self.path, "line": at, "start": start,
+                "end": end, "scope": directive.scope, "reason": directive.reason}
+
     def directive(
-        self,
-        comment: str,
-        lineno: int,
-        pending: list[tuple[int, Directive]],
-        suppressions: list[Suppression],
+        self, comment: str, pending: list[tuple[int, Directive]], suppressions: list[Obj]
     ) -> None:
         parsed = parse_directive(comment)
         if parsed is None:
             return
         if isinstance(parsed, str):
             self.problem(parsed)
-            return
-        if parsed.scope == "file":
-            suppressions.append(
-                Suppression(rules=parsed.rules, file=self.path, line=lineno, start=1, end=lineno,
-                            scope="file", reason=parsed.reason)
-            )
+        elif parsed.scope == "file":
+            suppressions.append(self.suppression(parsed, self.lineno, 1, self.lineno))
         else:
-            pending.append((lineno, parsed))
+            pending.append((self.lineno, parsed))
 
     # -- top level -----------------------------------------------------------------------
 
@@ -275,8 +270,8 @@ class _EosBuilder:
                 return False
         w0 = words[0]
         if w0 == "hostname" and len(words) > 1 and not negated:
-            self.device.name = words[1]
-            self.device.field_src["name"] = self.ref()
+            self.device["name"] = words[1]
+            self.device["field_src"]["name"] = self.ref()
             return True
         if w0 == "interface" and len(words) > 1 and not negated:
             if words[1] == "defaults":
@@ -287,29 +282,20 @@ class _EosBuilder:
             return self.h_qos_global(words, indent, negated)
         if w0 == "priority-flow-control":
             return self.h_pfc_global(words, negated)
-        if w0 in ("ip", "ipv6", "mac") and len(words) > 2 and words[1] == "access-list":
-            if negated:
-                return True
-            return self.open_acl(w0, words[2:], indent)
+        if w0 in _ACL_FAMILY and len(words) > 2 and words[1] == "access-list":
+            return True if negated else self.open_acl(w0, words[2:], indent)
         return w0 in ("end", "version")
-
-    def open(self, indent: int, handler: Handler, obj: object = None) -> None:
-        """Enter a block: the following, deeper-indented lines go to ``handler``."""
-        self.stack.append(_Context(indent, handler, obj))
 
     # -- interfaces ----------------------------------------------------------------------
 
     def open_interface(self, name: str, indent: int) -> bool:
-        if "," in name or re.search(r"\d-\d", name):
+        if "," in name or _RANGE_NAME.search(name):
             return False  # ranges are not written by running-config
-        iface = self.device.interfaces.get(name)
+        interfaces = self.device["interfaces"]
+        iface = interfaces.get(name)
         if iface is None:
             kind = _interface_kind(name)
-            iface = Interface(
-                name=name, kind=kind, src=self.ref(),
-                routed=kind in ("svi", "loopback", "mgmt", "subinterface", "tunnel"),
-            )
-            self.device.interfaces[name] = iface
+            iface = interfaces[name] = new_interface(name, kind, self.ref(), kind in _ROUTED_KINDS)
         self.open(indent, self.h_interface, iface)
         return True
 
@@ -322,7 +308,7 @@ class _EosBuilder:
         return False
 
     def h_interface(self, words: list[str], indent: int, body: str) -> bool:
-        iface: Interface = self.current()
+        iface: Obj = self.current()
         negated = words[0] in ("no", "default")
         if negated:
             words = words[1:]
@@ -330,280 +316,247 @@ class _EosBuilder:
                 return False
         w0 = words[0]
         n = len(words)
-        fs = iface.field_src
+        fs = iface["field_src"]
         if w0 == "description":
             if negated:
-                iface.description = None
+                iface["description"] = None
             else:
-                iface.description = body.split(None, 1)[1] if n > 1 else ""
+                iface["description"] = body.split(None, 1)[1] if n > 1 else ""
                 fs["description"] = self.ref()
             return True
         if w0 == "shutdown":
-            iface.admin_up = negated
+            iface["admin_up"] = negated
             fs["admin_up"] = self.ref()
             return True
         if w0 == "mtu":
             if negated:
-                iface.mtu = None
+                iface["mtu"] = None
                 fs.pop("mtu", None)
             elif n == 2:
                 mtu = self.int_in(words[1], 68, 65535, "MTU")
                 if mtu is not None:
-                    iface.mtu = mtu
+                    iface["mtu"] = mtu
                     fs["mtu"] = self.ref()
             return True
         if w0 == "l2" and n >= 2 and words[1] in ("mtu", "mru"):
             if words[1] == "mtu" and not negated and n == 3:
                 value = self.int_in(words[2], 68, 65535, "L2 MTU")
                 if value is not None:
-                    iface.l2_mtu = value
+                    iface["l2_mtu"] = value
                     fs["l2_mtu"] = self.ref()
             return True
         if w0 == "speed":
             return self.if_speed(iface, words[1:], negated)
         if w0 == "switchport":
             if n == 1:
-                iface.routed = negated
+                iface["routed"] = negated
                 fs["routed"] = self.ref()
             return True
         if w0 == "ip" and n >= 2:
-            return self.if_ip(iface, words, negated)
-        if w0 == "ipv6" and n >= 2 and words[1] == "access-group":
-            return self.if_acl(iface, words, negated, "ipv6")
-        if w0 == "mac" and n >= 2 and words[1] == "access-group":
-            return self.if_acl(iface, words, negated, "mac")
+            if words[1] == "address":
+                if negated:
+                    iface["ip_addresses"] = []
+                elif n >= 3:
+                    iface["ip_addresses"].append(words[2])
+                    fs.setdefault("ip_addresses", self.ref())
+                return True
+            if words[1] == "access-group":
+                return self.if_acl(iface, words, negated, "ipv4")
+            return False
+        if w0 in ("ipv6", "mac") and n >= 2 and words[1] == "access-group":
+            return self.if_acl(iface, words, negated, _ACL_FAMILY[w0])
         if w0 == "vrf" and n >= 2:
-            iface.vrf = None if negated else words[-1]
+            iface["vrf"] = None if negated else words[-1]
             fs["vrf"] = self.ref()
             return True
         if w0 == "channel-group":
             if negated:
-                iface.port_channel = None
+                iface["port_channel"] = None
             elif n >= 2 and _NUMBER.match(words[1]):
-                iface.port_channel = f"Port-Channel{words[1]}"
+                iface["port_channel"] = f"Port-Channel{words[1]}"
                 fs["port_channel"] = self.ref()
             return True
-        if w0 == "flowcontrol" and n >= 2:
-            return self.qos_flowcontrol(iface.qos.pause, words, negated)
         if w0 == "service-profile":
             if negated:
-                iface.profile = None
+                iface["profile"] = None
             elif n == 2:
-                iface.profile = words[1]
+                iface["profile"] = words[1]
                 fs["profile"] = self.ref()
-                iface.qos.policies.append(
-                    PolicyBinding(name=words[1], kind="profile", src=self.ref())
-                )
             return True
-        return self.qos_common(iface.qos, words, negated, indent)
+        return self.qos_common(iface["qos"], words, negated, indent)
 
-    def current(self) -> Any:
-        """The object of the innermost open block."""
-        return self.stack[-1].obj
-
-    def if_speed(self, iface: Interface, args: list[str], negated: bool) -> bool:
-        if negated or not args:
-            iface.speed_mbps = None
-            return True
-        if args[0] == "forced":
+    def if_speed(self, iface: Obj, args: list[str], negated: bool) -> bool:
+        if args and args[0] == "forced":
             args = args[1:]
-        if not args or args[0] == "auto":
-            iface.speed_mbps = None
+        if negated or not args or args[0] == "auto":
+            iface["speed_mbps"] = None
             return True
         parsed = units.speed_mbps(args[0])
         if parsed is None:
             self.problem(f"speed {args[0]!r} not understood")
             return True
-        iface.speed_mbps, lanes = parsed
+        iface["speed_mbps"], lanes = parsed
         if lanes:
-            iface.lanes = lanes
-        iface.field_src["speed_mbps"] = self.ref()
+            iface["lanes"] = lanes
+        iface["field_src"]["speed_mbps"] = self.ref()
         return True
 
-    def if_ip(self, iface: Interface, words: list[str], negated: bool) -> bool:
-        w1 = words[1]
-        if w1 == "address":
-            if negated:
-                iface.ip_addresses.clear()
-            elif len(words) >= 3:
-                iface.ip_addresses.append(words[2])
-                iface.field_src.setdefault("ip_addresses", self.ref())
-            return True
-        if w1 == "access-group":
-            return self.if_acl(iface, words, negated, "ipv4")
-        return False
-
-    def if_acl(self, iface: Interface, words: list[str], negated: bool, family: str) -> bool:
-        # ip access-group NAME in|out
-        if len(words) < 4 or words[3] not in ("in", "out"):
-            if len(words) == 3 and not negated:
-                direction = "in"  # 'ip access-group NAME' defaults to ingress
-            else:
-                return negated
-        else:
-            direction = words[3]
-        name = words[2]
-        iface.acls = [
-            a for a in iface.acls if not (a.direction == direction and a.family == family)
+    def if_acl(self, iface: Obj, words: list[str], negated: bool, family: str) -> bool:
+        # ip access-group NAME [in|out]; without a direction EOS applies it inbound.
+        if len(words) < 3:
+            return False
+        direction = words[3] if len(words) > 3 else "in"
+        if direction not in ("in", "out"):
+            return False
+        iface["acls"] = [
+            a for a in iface["acls"] if not (a["direction"] == direction and a["family"] == family)
         ]
         if not negated:
-            iface.acls.append(
-                AclBinding(name=name, direction=direction, family=family, src=self.ref())
-            )
+            iface["acls"].append({"name": words[2], "direction": direction, "family": family,
+                                  "src": self.ref(), "field_src": {}})
         return True
 
     # -- QoS shared by interfaces and qos profiles --------------------------------------
 
-    def qos_flowcontrol(self, pause: LinkPause, words: list[str], negated: bool) -> bool:
+    def qos_flowcontrol(self, pause: Obj, words: list[str], negated: bool) -> bool:
         direction = words[1]
         if direction not in ("send", "receive"):
             return False
         state = False if negated or len(words) < 3 else words[2] in ("on", "desired")
-        if direction == "send":
-            pause.tx = state
-            pause.field_src["tx"] = self.ref()
-        else:
-            pause.rx = state
-            pause.field_src["rx"] = self.ref()
+        key = "tx" if direction == "send" else "rx"
+        pause[key] = state
+        pause["field_src"][key] = self.ref()
         return True
 
-    def qos_common(self, qos: QosSettings, words: list[str], negated: bool, indent: int) -> bool:
+    def qos_common(self, qos: Obj, words: list[str], negated: bool, indent: int) -> bool:
         w0 = words[0]
         n = len(words)
+        if w0 == "flowcontrol" and n >= 2:
+            return self.qos_flowcontrol(qos["pause"], words, negated)
         if w0 == "qos" and n >= 2:
             w1 = words[1]
             if w1 == "trust":
-                qos.trust = "none" if negated else (words[2] if n > 2 else None)
-                if qos.trust not in ("dscp", "cos", "none"):
-                    self.problem(f"unknown trust mode {words[2:]!r}")
-                    qos.trust = None
+                trust = "none" if negated else (words[2] if n > 2 else "")
+                if trust not in ("dscp", "cos", "none"):
+                    self.problem(f"unknown trust mode {trust!r}")
                     return True
-                qos.field_src["trust"] = self.ref()
+                qos["trust"] = trust
+                qos["field_src"]["trust"] = self.ref()
                 return True
             if w1 in ("cos", "dscp") and n == 3 and not negated:
-                hi = 7 if w1 == "cos" else 63
-                value = self.int_in(words[2], 0, hi, f"default {w1}")
+                value = self.int_in(words[2], 0, 7 if w1 == "cos" else 63, f"default {w1}")
                 if value is not None:
-                    setattr(qos, f"default_{w1}", value)
-                    qos.field_src[f"default_{w1}"] = self.ref()
+                    qos[f"default_{w1}"] = value
+                    qos["field_src"][f"default_{w1}"] = self.ref()
                 return True
             return False
         if w0 == "priority-flow-control":
-            return self.pfc_port(qos.pfc, words, negated)
+            return self.pfc_port(qos["pfc"], words, negated)
         if w0 in ("tx-queue", "uc-tx-queue") and n == 2:
             qid = self.int_in(words[1], 0, 15, "tx-queue")
-            if qid is None:
-                return True
-            queue = qos.queues.get(qid)
-            if queue is None:
-                queue = Queue(id=qid, src=self.ref(), defined_in=qos.name)
-                qos.queues[qid] = queue
-            self.open(indent, self.h_queue, queue)
+            if qid is not None:
+                queue = qos["queues"].get(qid)
+                if queue is None:
+                    queue = qos["queues"][qid] = new_queue(qid, self.ref())
+                self.open(indent, self.h_queue, queue)
             return True
-        if w0 == "mc-tx-queue":
+        if w0 == "mc-tx-queue":  # multicast queues carry no RoCE
             self.open(indent, self.h_ignore_block)
             return True
         if w0 == "service-policy" and n >= 2:
-            # service-policy [type qos] input NAME
-            if negated:
-                return True
-            rest = words[1:]
-            kind = "qos"
-            if rest[0] == "type" and len(rest) >= 2:
-                kind = rest[1]
-                rest = rest[2:]
-            if len(rest) == 2 and rest[0] in ("input", "output"):
-                qos.policies.append(
-                    PolicyBinding(
-                        name=rest[1], kind=kind, direction="in" if rest[0] == "input" else "out",
-                        src=self.ref(),
-                    )
-                )
-                return True
-            return False
+            return negated or self.service_policy(qos, words[1:])
         return w0 == "shape"
+
+    def service_policy(self, qos: Obj, rest: list[str]) -> bool:
+        # service-policy [type qos] input|output NAME
+        kind = "qos"
+        if rest[0] == "type" and len(rest) >= 2:
+            kind = rest[1]
+            rest = rest[2:]
+        if len(rest) != 2 or rest[0] not in ("input", "output"):
+            return False
+        qos["policies"].append({
+            "name": rest[1], "kind": kind, "direction": "in" if rest[0] == "input" else "out",
+            "src": self.ref(), "field_src": {},
+        })
+        return True
 
     def h_ignore_block(self, words: list[str], indent: int, body: str) -> bool:
         return True
 
-    def pfc_port(self, pfc: Pfc, words: list[str], negated: bool) -> bool:
+    def pfc_port(self, pfc: Obj, words: list[str], negated: bool) -> bool:
         n = len(words)
-        fs = pfc.field_src
+        fs = pfc["field_src"]
         if n == 1:
             if negated:
-                pfc.mode = "off"
+                pfc["mode"] = "off"
                 fs["mode"] = self.ref()
-                return True
-            return False
+            return negated
         w1 = words[1]
         if w1 in ("on", "off") or (w1 == "mode" and n == 3):
             state = words[2] if w1 == "mode" else w1
-            pfc.mode = "off" if negated else ("on" if state == "on" else "off")
+            pfc["mode"] = "on" if state == "on" and not negated else "off"
             fs["mode"] = self.ref()
             return True
         if w1 == "priority" and n >= 3:
             prio = self.int_in(words[2], 0, 7, "PFC priority")
             if prio is None:
                 return True
+            no_drop, drop = pfc["no_drop"], pfc["drop"]
             if negated or n < 4:
-                pfc.no_drop.discard(prio)
-                pfc.drop.discard(prio)
+                no_drop.discard(prio)
+                drop.discard(prio)
             elif words[3] == "no-drop":
-                pfc.no_drop.add(prio)
-                pfc.drop.discard(prio)
+                no_drop.add(prio)
+                drop.discard(prio)
             elif words[3] == "drop":
-                pfc.drop.add(prio)
-                pfc.no_drop.discard(prio)
+                drop.add(prio)
+                no_drop.discard(prio)
             else:
                 return False
             if not negated:
-                fs["no_drop"] = fs.get("no_drop") or self.ref()
+                fs.setdefault("no_drop", self.ref())
                 fs[f"priority[{prio}]"] = self.ref()
             return True
         if w1 == "pause" and n >= 3 and words[2] == "watchdog":
-            return self.watchdog_port(pfc.watchdog, words[3:], negated)
+            return self.watchdog_port(pfc["watchdog"], words[3:], negated)
         return False
 
-    def watchdog_port(self, wd: Watchdog, args: list[str], negated: bool) -> bool:
-        fs = wd.field_src
+    def watchdog_port(self, wd: Obj, args: list[str], negated: bool) -> bool:
+        fs = wd["field_src"]
         if not args:
-            wd.enabled = not negated
+            wd["enabled"] = not negated
             fs["enabled"] = self.ref()
             return True
         if args[0] != "port" or len(args) < 2:
             return args[0] == "hardware"
         if args[1] == "action":
-            wd.action = None if negated or len(args) < 3 else args[2]
+            wd["action"] = None if negated or len(args) < 3 else args[2]
             fs["action"] = self.ref()
             return True
         if args[1] == "timer":
             if negated:
-                wd.timeout_ms = wd.polling_ms = wd.recovery_ms = None
-                return True
-            self.watchdog_timers(wd, args[2:])
+                for key in _WATCHDOG_TIMERS.values():
+                    wd[key] = None
+                    fs.pop(key, None)
+            else:
+                self.watchdog_timers(wd, args[2:])
             return True
         return False
 
-    def watchdog_timers(self, wd: Watchdog, args: list[str]) -> None:
-        keys = {"timeout": "timeout_ms", "polling-interval": "polling_ms",
-                "recovery-time": "recovery_ms"}
-        i = 0
-        while i < len(args) - 1:
-            field = keys.get(args[i])
-            if field is None:
-                i += 1
+    def watchdog_timers(self, wd: Obj, args: list[str]) -> None:
+        for i in range(len(args) - 1):
+            key = _WATCHDOG_TIMERS.get(args[i])
+            if key is None or args[i + 1] == "auto":
                 continue
-            value = args[i + 1]
-            if value != "auto":
-                try:
-                    setattr(wd, field, units.seconds_to_ms(value))
-                    wd.field_src[field] = self.ref()
-                except ValueError:
-                    self.problem(f"watchdog {args[i]} {value!r} is not a time in seconds")
-            i += 2
+            try:
+                wd[key] = units.seconds_to_ms(args[i + 1])
+                wd["field_src"][key] = self.ref()
+            except ValueError:
+                self.problem(f"watchdog {args[i]} {args[i + 1]!r} is not a time in seconds")
 
     def h_queue(self, words: list[str], indent: int, body: str) -> bool:
-        queue: Queue = self.current()
+        queue: Obj = self.current()
         negated = words[0] in ("no", "default")
         if negated:
             words = words[1:]
@@ -611,67 +564,60 @@ class _EosBuilder:
                 return False
         w0 = words[0]
         n = len(words)
+        fs = queue["field_src"]
         if w0 == "priority":
-            queue.scheduling = "dwrr" if negated else ("strict" if n > 1 and words[1] == "strict"
-                                                        else None)
-            queue.field_src["scheduling"] = self.ref()
+            strict = not negated and n > 1 and words[1] == "strict"
+            queue["scheduling"] = "strict" if strict else "dwrr"
+            fs["scheduling"] = self.ref()
             return True
         if w0 == "bandwidth":
             if n >= 3 and words[1] == "percent" and not negated:
-                queue.bandwidth_percent = self.int_in(words[2], 0, 100, "bandwidth percent")
-                queue.field_src["bandwidth_percent"] = self.ref()
+                queue["bandwidth_percent"] = self.int_in(words[2], 0, 100, "bandwidth percent")
+                fs["bandwidth_percent"] = self.ref()
             return True
         if w0 == "random-detect" and n >= 2:
             kind = words[1]
             if kind not in ("ecn", "drop"):
                 return kind == "non-ect"
+            key = "ecn" if kind == "ecn" else "wred"
             if negated:
-                setattr(queue, "ecn" if kind == "ecn" else "wred", None)
-                queue.field_src.pop(kind, None)
+                queue[key] = None
+                fs.pop(key, None)
                 return True
             if n == 3 and words[2] == "count":
                 return True
             aqm = self.aqm(words[2:])
-            if aqm is None:
-                return True
-            if kind == "ecn":
-                queue.ecn = aqm
-                queue.field_src["ecn"] = self.ref()
-            elif queue.wred is None or "drop-precedence" not in words:
-                queue.wred = aqm
-                queue.field_src["wred"] = self.ref()
+            # The drop-precedence-less profile is the one that governs RoCE (green) traffic.
+            if aqm is not None and (key == "ecn" or "drop-precedence" not in words
+                                    or queue.get("wred") is None):
+                queue[key] = aqm
+                fs[key] = self.ref()
             return True
-        return w0 in ("shape", "bandwidth")
+        return w0 == "shape"
 
-    def aqm(self, args: list[str]) -> Aqm | None:
-        values: dict[str, object] = {}
+    def aqm(self, args: list[str]) -> Obj | None:
+        """``minimum-threshold V U maximum-threshold V U [probability P] [weight W]``."""
+        out: Obj = {"src": self.ref(), "field_src": {}}
         i = 0
         try:
             while i < len(args):
                 key = args[i]
                 if key in ("minimum-threshold", "maximum-threshold"):
-                    values[key] = units.threshold(args[i + 1], args[i + 2])
+                    threshold = units.threshold(args[i + 1], args[i + 2])
+                    out[_AQM_KEYS[key]] = {
+                        "value": threshold.value, "unit": threshold.unit,
+                        "bytes": threshold.bytes,
+                    }
                     i += 3
-                elif key in ("max-mark-probability", "drop-probability"):
-                    values["probability"] = int(args[i + 1])
-                    i += 2
-                elif key == "weight":
-                    values["weight"] = int(args[i + 1])
-                    i += 2
-                elif key == "drop-precedence":
+                elif key in ("max-mark-probability", "drop-probability", "weight"):
+                    out["weight" if key == "weight" else "probability"] = int(args[i + 1])
                     i += 2
                 else:
                     i += 1
         except (ValueError, IndexError):
             self.problem("random-detect thresholds not understood")
             return None
-        return Aqm(
-            min_threshold=values.get("minimum-threshold"),
-            max_threshold=values.get("maximum-threshold"),
-            probability=values.get("probability"),
-            weight=values.get("weight"),
-            src=self.ref(),
-        )
+        return out
 
     # -- global QoS and PFC --------------------------------------------------------------
 
@@ -679,43 +625,37 @@ class _EosBuilder:
         if len(words) < 2:
             return False
         w1 = words[1]
-        qos = self.device.qos
+        qos = self.device["qos"]
         if w1 == "profile" and len(words) == 3 and not negated:
+            profiles = self.device["qos_profiles"]
             name = words[2]
-            profile = self.device.qos_profiles.get(name)
+            profile = profiles.get(name)
             if profile is None:
-                profile = QosSettings(name=name, src=self.ref())
-                self.device.qos_profiles[name] = profile
+                profile = profiles[name] = new_qos(name, self.ref())
             self.open(indent, self.h_qos_profile, profile)
             return True
-        if w1 == "map" and len(words) >= 6 and not negated:
-            src_kind = words[2]
-            try:
-                to = words.index("to")
-            except ValueError:
-                return False
-            values = words[3:to]
-            target = words[to + 1:]
+        if w1 == "map" and len(words) >= 6 and not negated and "to" in words:
+            to = words.index("to")
+            values, target = words[3:to], words[to + 1:]
             if len(target) < 2:
                 return False
-            if src_kind == "dscp" and target[0] == "traffic-class":
-                return self.map_into(qos.dscp_to_tc, "dscp_to_tc", values, target[1], 63, 15)
-            if src_kind == "cos" and target[0] == "traffic-class":
-                return self.map_into(qos.cos_to_tc, "cos_to_tc", values, target[1], 7, 15)
-            if src_kind == "traffic-class" and target[0] == "tx-queue":
-                return self.map_into(qos.tc_to_queue, "tc_to_queue", values, target[1], 15, 15)
-            return True  # rewrite maps (to dscp / cos), exp maps: not modelled, understood
+            table = {
+                ("dscp", "traffic-class"): ("dscp_to_tc", 63),
+                ("cos", "traffic-class"): ("cos_to_tc", 7),
+                ("traffic-class", "tx-queue"): ("tc_to_queue", 15),
+            }.get((words[2], target[0]))
+            if table is None:
+                return True  # rewrite maps (to dscp / cos), exp maps: understood, not modelled
+            return self.map_into(table[0], values, target[1], table[1])
         if w1 == "random-detect" and "non-ect" in words:
-            qos.ecn_allow_non_ect = not negated
-            qos.field_src["ecn_allow_non_ect"] = self.ref()
+            qos["ecn_allow_non_ect"] = not negated
+            qos["field_src"]["ecn_allow_non_ect"] = self.ref()
             return True
         return w1 in ("rewrite", "map", "trust")
 
-    def map_into(
-        self, table: dict[int, int], field: str, keys: list[str], value: str, key_hi: int,
-        value_hi: int,
-    ) -> bool:
-        target = self.int_in(value, 0, value_hi, field.split("_")[-1])
+    def map_into(self, field: str, keys: list[str], value: str, key_hi: int) -> bool:
+        qos = self.device["qos"]
+        target = self.int_in(value, 0, 15, field.rsplit("_", 1)[-1])
         if target is None:
             return True
         try:
@@ -723,41 +663,39 @@ class _EosBuilder:
         except ValueError as exc:
             self.problem(f"{field.replace('_', ' ')}: {exc}")
             return True
+        table = qos.setdefault(field, {})
+        ref = self.ref()
         for key in parsed:
             table[key] = target
-            self.device.qos.field_src[f"{field}[{key}]"] = self.ref()
+            qos["field_src"][f"{field}[{key}]"] = ref
         return True
 
     def h_qos_profile(self, words: list[str], indent: int, body: str) -> bool:
-        profile: QosSettings = self.current()
         negated = words[0] in ("no", "default")
         if negated:
             words = words[1:]
             if not words:
                 return False
-        if words[0] == "flowcontrol" and len(words) >= 2:
-            return self.qos_flowcontrol(profile.pause, words, negated)
-        return self.qos_common(profile, words, negated, indent)
+        return self.qos_common(self.current(), words, negated, indent)
 
     def h_pfc_global(self, words: list[str], negated: bool) -> bool:
-        qos = self.device.qos
+        qos = self.device["qos"]
         if len(words) == 3 and words[1] == "all" and words[2] == "off":
-            qos.pfc_disabled_globally = not negated
-            qos.field_src["pfc_disabled_globally"] = self.ref()
+            qos["pfc_disabled_globally"] = not negated
+            qos["field_src"]["pfc_disabled_globally"] = self.ref()
             return True
         if len(words) >= 3 and words[1] == "pause" and words[2] == "watchdog":
-            wd = qos.watchdog_defaults
+            wd = qos.get("watchdog_defaults")
             if wd is None:
-                wd = qos.watchdog_defaults = Watchdog(src=self.ref())
+                wd = qos["watchdog_defaults"] = {**new_watchdog(), "src": self.ref()}
             args = words[3:]
             if args and args[0] == "default":
-                if negated:
-                    return True
-                self.watchdog_timers(wd, args[1:])
+                if not negated:
+                    self.watchdog_timers(wd, args[1:])
                 return True
             if len(args) >= 2 and args[0] == "action":
-                wd.action = None if negated else args[1]
-                wd.field_src["action"] = self.ref()
+                wd["action"] = None if negated else args[1]
+                wd["field_src"]["action"] = self.ref()
                 return True
             return bool(args) and args[0] in ("override", "hardware")
         return False
@@ -770,15 +708,14 @@ class _EosBuilder:
             args = args[1:]
         if len(args) != 1:
             return False
-        family = {"ip": "ipv4", "ipv6": "ipv6", "mac": "mac"}[family_word]
-        name = args[0]
-        acl = Acl(name=name, family=family, standard=standard, src=self.ref())
-        self.device.acls[name] = acl
+        acl = {"name": args[0], "family": _ACL_FAMILY[family_word], "standard": standard,
+               "src": self.ref(), "field_src": {}, "entries": []}
+        self.device["acls"][args[0]] = acl
         self.open(indent, self.h_acl, acl)
         return True
 
     def h_acl(self, words: list[str], indent: int, body: str) -> bool:
-        acl: Acl = self.current()
+        acl: Obj = self.current()
         seq = None
         if _NUMBER.match(words[0]):
             seq = int(words[0])
@@ -788,61 +725,81 @@ class _EosBuilder:
         action = words[0]
         if action in ("remark", "statistics", "counters", "fragment-rules"):
             return True
-        if action not in ("permit", "deny") or acl.family == "mac":
-            return acl.family == "mac"
+        if acl["family"] == "mac":
+            return True  # MAC lists cannot match UDP; understood, not modelled
+        if action not in ("permit", "deny"):
+            return False
         try:
-            entry = parse_acl_entry(action, words[1:], standard=acl.standard)
+            entry = parse_acl_entry(action, words[1:], standard=acl["standard"])
         except AclSyntaxError as exc:
             self.problem(str(exc))
             return True
-        entry.seq = seq
-        entry.src = self.ref()
-        entry.text = " ".join(([str(seq)] if seq is not None else []) + words)
-        acl.entries.append(entry)
+        entry["seq"] = seq
+        entry["src"] = self.ref()
+        entry["text"] = " ".join(([str(seq)] if seq is not None else []) + words)
+        acl["entries"].append(entry)
         return True
 
     # -- resolve defaults and profiles ---------------------------------------------------
 
     def finish(self) -> None:
         device = self.device
-        qos = device.qos
-        qos.dscp_to_tc_default = "eos-default"
-        wd_defaults = qos.watchdog_defaults
-        for iface in device.interfaces.values():
-            if iface.port_channel:
-                parent = device.interfaces.get(iface.port_channel)
-                if parent is not None and not iface.configured("routed"):
-                    iface.routed = parent.routed
-            if iface.profile and iface.profile in device.qos_profiles:
-                iface.qos = overlay(device.qos_profiles[iface.profile], iface.qos)
-            if iface.mtu is None and iface.routed:
-                if iface.kind == "loopback":
-                    iface.mtu = EOS_LOOPBACK_MTU
+        qos = device["qos"]
+        qos["dscp_to_tc_default"] = "eos-default"
+        profiles = device["qos_profiles"]
+        interfaces = device["interfaces"]
+        # Ports that take all their QoS from the same profile (or all defaults) share one
+        # validated QosSettings: most ports of a fabric switch do, and building the nested
+        # models once per switch instead of once per port is most of the parse time.
+        shared: dict[tuple[str | None, bool], QosSettings] = {}
+        for iface in interfaces.values():
+            fs = iface["field_src"]
+            parent = interfaces.get(iface.get("port_channel") or "")
+            if parent is not None and "routed" not in fs:
+                iface["routed"] = parent["routed"]
+            if iface.get("mtu") is None and iface["routed"]:
+                if iface["kind"] == "loopback":
+                    iface["mtu"] = EOS_LOOPBACK_MTU
                 elif self.interface_defaults_mtu is not None:
-                    iface.mtu, ref = self.interface_defaults_mtu
-                    iface.field_src["mtu"] = ref
+                    iface["mtu"], fs["mtu"] = self.interface_defaults_mtu
                 else:
-                    iface.mtu = EOS_DEFAULT_MTU
-            if not iface.qos.configured("trust"):
-                iface.qos.trust = "dscp" if iface.routed else "cos"
-            pfc = iface.qos.pfc
-            pfc.enabled = pfc.mode == "on"
-            if pfc.enabled and qos.pfc_disabled_globally:
-                pfc.enabled = False
-                pfc.disabled_by = qos.field_src.get("pfc_disabled_globally")
-            self.resolve_watchdog(pfc.watchdog, wd_defaults)
+                    iface["mtu"] = EOS_DEFAULT_MTU
+            profile_name = iface.get("profile")
+            profile = profiles.get(profile_name or "")
+            if not is_blank(iface["qos"]):
+                iface["qos"] = self.port_qos(iface, profile)
+                continue
+            key = (profile_name if profile is not None else None, iface["routed"])
+            if key not in shared:
+                shared[key] = QosSettings.model_validate(self.port_qos(iface, profile))
+            iface["qos"] = shared[key]
+
+    def port_qos(self, iface: Obj, profile: Obj | None) -> Obj:
+        """The QoS in effect on a port: its profile, its own lines, then the EOS defaults."""
+        qos = self.device["qos"]
+        port_qos = overlay(profile, iface["qos"]) if profile is not None else iface["qos"]
+        if "trust" not in port_qos["field_src"]:
+            port_qos["trust"] = "dscp" if iface["routed"] else "cos"
+        pfc = port_qos["pfc"] = dict(port_qos["pfc"])
+        pfc["enabled"] = pfc.get("mode") == "on"
+        if pfc["enabled"] and qos.get("pfc_disabled_globally"):
+            pfc["enabled"] = False
+            pfc["disabled_by"] = qos["field_src"].get("pfc_disabled_globally")
+        pfc["watchdog"] = self.resolve_watchdog(pfc["watchdog"], qos.get("watchdog_defaults"))
+        return port_qos
 
     @staticmethod
-    def resolve_watchdog(wd: Watchdog, defaults: Watchdog | None) -> None:
+    def resolve_watchdog(wd: Obj, defaults: Obj | None) -> Obj:
         # The per-port watchdog is on unless 'no priority-flow-control pause watchdog'; it only
         # acts with a non-zero timeout, from the port timer or the global default.
-        if not wd.configured("enabled"):
-            wd.enabled = True
+        out = {**wd, "field_src": dict(wd["field_src"])}
+        out.setdefault("enabled", True)
         if defaults is not None:
-            for field in ("timeout_ms", "polling_ms", "recovery_ms", "action"):
-                if getattr(wd, field) is None and getattr(defaults, field) is not None:
-                    setattr(wd, field, getattr(defaults, field))
-                    if field in defaults.field_src:
-                        wd.field_src.setdefault(field, defaults.field_src[field])
-        if not wd.timeout_ms:
-            wd.enabled = False
+            for key in ("timeout_ms", "polling_ms", "recovery_ms", "action"):
+                if out.get(key) is None and defaults.get(key) is not None:
+                    out[key] = defaults[key]
+                    if key in defaults["field_src"]:
+                        out["field_src"].setdefault(key, defaults["field_src"][key])
+        if not out.get("timeout_ms"):
+            out["enabled"] = False
+        return out
