@@ -190,8 +190,7 @@ def lint_command(
     if output is not None:
         _write_atomic(output, report)
         if output_format != Format.text:
-            typer.echo(text_report.render(result, color=False, show_fixes=False).splitlines()[-1],
-                       err=True)
+            typer.echo(text_report.plain_summary(result), err=True)
     else:
         sys.stdout.write(report)
     raise typer.Exit(result.exit_code)

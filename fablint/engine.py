@@ -17,8 +17,9 @@ from fablint.checks import REGISTRY, Context, Rule
 from fablint.config import FailOn, ProjectConfig
 from fablint.findings import CATEGORIES, Finding, Severity
 from fablint.fixes import render_fix
-from fablint.ingest import build_fabric, discover, parse_all
+from fablint.ingest import FileOutcome, build_fabric, discover, parse_file, total_size
 from fablint.model import Fabric, ParseProblem, Suppression
+from fablint.parallel import gc_paused, map_files
 from fablint.policy import Policy
 
 EXIT_OK = 0
@@ -101,45 +102,119 @@ class LintOptions:
     fail_on: FailOn | None = None
     baseline: Path | None = None
     jobs: int | None = None
+    keep_devices: bool = False
+    """Keep the parsed device models in the result (they stay in the workers otherwise)."""
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """What a worker does with each file: parse it, then run the per-device rules."""
+
+    policy: Policy
+    rule_ids: tuple[str, ...]
+    vendor: str | None
+    keep_devices: bool
+
+
+@dataclass
+class FileResult(FileOutcome):
+    findings: list[Finding] = field(default_factory=list)
+    suppressions: list[Suppression] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)
+    suppressed: int = 0
+
+
+def analyse_file(task: tuple[str, bool, FilePlan]) -> FileResult:
+    """Parse one file and run the per-device rules on it, in whichever process runs this.
+
+    Only findings cross back to the parent; device models do so only when a fabric-wide rule
+    or the caller needs them, because moving them between processes costs more than parsing.
+    """
+    path, explicit, plan = task
+    outcome = parse_file(path, explicit, plan.vendor)
+    ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}), policy=plan.policy)
+    raw: list[Finding] = []
+    for rule_id in plan.rule_ids:
+        raw.extend(REGISTRY[rule_id]().check(ctx))
+    suppressions = [s for d in outcome.devices for s in d.suppressions]
+    kept, used, suppressed = _suppress(raw, suppressions)
+    for finding in kept:
+        finding.fix = render_fix(finding.vendor, finding.intent)
+    return FileResult(
+        input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
+        problems=outcome.problems, findings=kept, suppressions=suppressions, used=used,
+        suppressed=suppressed,
+    )
 
 
 def lint(options: LintOptions) -> LintResult:
     config = options.config
     rules = select_rules(options.select or config.select, [*config.ignore, *options.ignore])
+    fabric_rules = [r for r in rules if r.scope == "fabric"]
     files = discover(options.paths, config.excluded if config.exclude else lambda _p: False)
-    fabric = build_fabric(parse_all(files, options.vendor, options.jobs))
-    return evaluate(fabric, rules, options)
+    plan = FilePlan(
+        policy=options.policy,
+        rule_ids=tuple(r.id for r in rules if r.scope == "device"),
+        vendor=options.vendor,
+        keep_devices=bool(fabric_rules) or options.keep_devices,
+    )
+    with gc_paused():
+        results = map_files(
+            analyse_file, [(path, explicit, plan) for path, explicit in files],
+            jobs=options.jobs, total_bytes=total_size(files),
+        )
+        return _assemble(results, rules, fabric_rules, options)
 
 
-def evaluate(fabric: Fabric, rules: list[type[Rule]], options: LintOptions) -> LintResult:
-    """Run ``rules`` over an already parsed fabric and post-process the findings."""
+def _assemble(
+    results: list[FileResult], rules: list[type[Rule]], fabric_rules: list[type[Rule]],
+    options: LintOptions,
+) -> LintResult:
+    """Put the per-file results together and finish the run in the parent process."""
     config = options.config
-    ctx = Context(fabric=fabric, policy=options.policy)
+    fabric, renames = build_fabric(results)
     selected = {r.id for r in rules}
-    raw: list[Finding] = list(_problem_findings(fabric, selected))
-    for rule in rules:
-        raw.extend(rule().check(ctx))
+    findings: list[Finding] = []
+    suppressions: list[Suppression] = []
+    used: set[int] = set()
+    suppressed = 0
+    for result in results:
+        offset = len(suppressions)
+        suppressions.extend(result.suppressions)
+        used.update(offset + i for i in result.used)
+        suppressed += result.suppressed
+        for finding in result.findings:
+            finding.device = renames.get((result.input.path, finding.device or ""),
+                                         finding.device)
+        findings.extend(result.findings)
 
-    _apply_severity(raw, config.severity)
-    suppressions = [s for d in fabric.devices.values() for s in d.suppressions]
-    kept, used, suppressed = _suppress(raw, suppressions)
-    kept = [f for f in kept if not _path_ignored(f, config)]
+    late = list(_problem_findings(fabric, selected))
+    if fabric_rules:
+        ctx = Context(fabric=fabric, policy=options.policy)
+        for rule in fabric_rules:
+            late.extend(rule().check(ctx))
+    kept, late_used, late_suppressed = _suppress(late, suppressions)
+    for finding in kept:
+        finding.fix = render_fix(finding.vendor, finding.intent)
+    findings.extend(kept)
+    used |= late_used
+    suppressed += late_suppressed
+
+    _apply_severity(findings, config.severity)
+    findings = [f for f in findings if not _path_ignored(f, config)]
     if "FAB004" in selected:
-        kept.extend(_unused(suppressions, used, selected, fabric))
+        findings.extend(_unused(suppressions, used, selected, fabric))
     baselined = 0
     if options.baseline is not None:
-        kept, baselined = apply_baseline(kept, load_baseline(options.baseline))
-    for finding in kept:
-        if finding.fix is None:
-            finding.fix = render_fix(finding.vendor, finding.intent)
-    kept.sort(key=Finding.sort_key)
+        findings, baselined = apply_baseline(findings, load_baseline(options.baseline))
+    findings.sort(key=Finding.sort_key)
     errors = [
         p for p in fabric.problems
         if p.fatal and (p.kind != "unsupported" or _explicit(fabric, p.file))
     ]
     return LintResult(
-        fabric=fabric, findings=kept, rules=rules, suppressed=suppressed, baselined=baselined,
-        fail_on=options.fail_on or config.fail_on, errors=errors,
+        fabric=fabric, findings=findings, rules=rules, suppressed=suppressed,
+        baselined=baselined, fail_on=options.fail_on or config.fail_on, errors=errors,
     )
 
 
@@ -208,7 +283,7 @@ def _unused(
     suppressions: list[Suppression], used: set[int], selected: set[str], fabric: Fabric
 ) -> Iterable[Finding]:
     rule = REGISTRY["FAB004"]
-    owner = {s.file: d for d in fabric.devices.values() for s in d.suppressions}
+    owner = {i.path: i.devices[0] for i in fabric.inputs if len(i.devices) == 1}
     for index, supp in enumerate(suppressions):
         if index in used:
             continue
@@ -223,11 +298,9 @@ def _unused(
                 continue  # the rule did not run, so the comment may well be needed
             what = ", ".join(supp.rules) if supp.rules else "all rules"
             message = f"suppression of {what} matches no finding"
-        device = owner.get(supp.file)
         yield Finding(
             rule=rule.id, name=rule.name, severity=rule.severity, category=rule.category,
-            message=message, file=supp.file, line=supp.line,
-            device=device.name if device else None,
+            message=message, file=supp.file, line=supp.line, device=owner.get(supp.file),
         )
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 
 from fablint.model import Device, Fabric, InputFile, ParseProblem
+from fablint.parallel import map_files
 from fablint.parsers.base import ParseError
 from fablint.parsers.detect import InputError, detect, read_text
 
@@ -26,8 +25,6 @@ SKIP_NAMES = frozenset({
     "fablint.yaml", ".fablint.yaml", "fablint.yml", ".fablint.yml", "fablint-baseline.json",
     ".fablint-baseline.json", "README", "LICENSE", "MANIFEST.tsv",
 })
-PARALLEL_MIN_BYTES = 4 * 1024 * 1024
-"""Below this much input, worker start-up costs more than it saves."""
 
 
 @dataclass
@@ -114,63 +111,66 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     info.lines = result.lines
     info.unknown_lines = result.unknown_lines
     info.devices = [d.name for d in result.devices]
+    for device in result.devices:
+        ref = device.where("name")
+        if ref is not None and ref.line:
+            info.hostname_lines[device.name] = ref.line
     outcome.devices = result.devices
     outcome.problems = result.problems
     return outcome
-
-
-def _parse_batch(batch: list[tuple[str, bool, str | None]]) -> list[FileOutcome]:
-    return [parse_file(path, explicit, forced) for path, explicit, forced in batch]
-
-
-def _jobs(requested: int | None) -> int:
-    if requested is not None and requested > 0:
-        return requested
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def parse_all(
     files: list[tuple[str, bool]], forced: str | None = None, jobs: int | None = None
 ) -> list[FileOutcome]:
     """Parse every file, in worker processes when the input is large enough to pay off."""
-    workers = min(_jobs(jobs), len(files))
+    tasks = [(path, explicit, forced) for path, explicit in files]
+    return map_files(_parse_task, tasks, jobs=jobs, total_bytes=total_size(files))
+
+
+def _parse_task(task: tuple[str, bool, str | None]) -> FileOutcome:
+    return parse_file(*task)
+
+
+def total_size(files: list[tuple[str, bool]]) -> int:
     total = 0
     for path, _ in files:
         with contextlib.suppress(OSError):
             total += Path(path).stat().st_size
-    tasks = [(path, explicit, forced) for path, explicit in files]
-    if workers <= 1 or total < PARALLEL_MIN_BYTES or "fork" not in get_all_start_methods():
-        return _parse_batch(tasks)
-    # Few large batches: each result crosses the process boundary once, pickled.
-    batches = [tasks[i::workers] for i in range(workers)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        results = list(pool.map(_parse_batch, batches))
-    by_path = {o.input.path: o for batch in results for o in batch}
-    return [by_path[path] for path, _, _ in tasks]
+    return total
 
 
-def build_fabric(outcomes: list[FileOutcome]) -> Fabric:
-    """Gather devices from every file; a second device with a taken name is renamed."""
+def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, str], str]]:
+    """Gather every file's devices; a second device with a taken name is renamed.
+
+    Works from the device names each file reports, so it also serves runs that did not keep
+    the device models. Returns the fabric and the renames, keyed by (file, original name).
+    """
     fabric = Fabric()
+    owners: dict[str, str] = {}
+    renames: dict[tuple[str, str], str] = {}
     for outcome in outcomes:
-        fabric.inputs.append(outcome.input)
+        info = outcome.input
+        fabric.inputs.append(info)
         fabric.problems.extend(outcome.problems)
-        for device in outcome.devices:
-            name = device.name
-            if name in fabric.devices:
-                other = fabric.devices[name]
-                device.name = f"{name}@{Path(outcome.input.path).name}"
-                ref = device.where("name")
+        by_name = {d.name: d for d in outcome.devices}
+        names = []
+        for name in info.devices:
+            final = name
+            if name in owners:
+                final = f"{name}@{Path(info.path).name}"
+                renames[(info.path, name)] = final
                 fabric.problems.append(ParseProblem(
-                    file=outcome.input.path, line=ref.line if ref else None,
-                    message=f"hostname {name!r} is also used by {other.files[0]}; this device "
-                    f"is linted as {device.name!r}",
+                    file=info.path, line=info.hostname_lines.get(name),
+                    message=f"hostname {name!r} is also used by {owners[name]}; this device "
+                    f"is linted as {final!r}",
                     kind="invalid-value",
                 ))
-                outcome.input.devices = [device.name if d == name else d
-                                         for d in outcome.input.devices]
-            fabric.devices[device.name] = device
-    return fabric
+            owners.setdefault(final, info.path)
+            names.append(final)
+            device = by_name.get(name)
+            if device is not None:
+                device.name = final
+                fabric.devices[final] = device
+        info.devices = names
+    return fabric, renames

@@ -463,6 +463,8 @@ class InputFile(BaseModel):
     unknown_lines: int = 0
     """Lines skipped because the parser does not model them."""
     devices: list[str] = Field(default_factory=list)
+    hostname_lines: dict[str, int] = Field(default_factory=dict)
+    """Line of each device's name, for messages about duplicate names."""
     explicit: bool = False
     """Named on the command line (as opposed to found in a folder)."""
 

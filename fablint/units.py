@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from fablint.model import Threshold
@@ -26,11 +27,22 @@ UNCONVERTIBLE_UNITS = frozenset(
 """Units that depend on the platform (segment or cell size) or on the drain rate (time)."""
 
 
+MAX_BYTES = 1 << 48
+"""Far above any switch buffer; larger numbers are typos (or hostile input)."""
+
+
+def _finite(value: str) -> float:
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"invalid number {value!r}")
+    return number
+
+
 def threshold(value: str, unit: str) -> Threshold:
     """A queue threshold; raises ValueError on a number or unit that is not understood."""
-    number = float(value)
-    if number < 0 or number != number:  # negative or NaN
-        raise ValueError(f"invalid threshold {value!r}")
+    number = _finite(value)
+    if number > MAX_BYTES:
+        raise ValueError(f"threshold {value!r} out of range")
     key = unit.lower()
     factor = _SIZE_FACTORS.get(key)
     if factor is not None:
@@ -54,16 +66,23 @@ def speed_mbps(token: str) -> tuple[int, int | None] | None:
         return None
     number, suffix, lanes = match.groups()
     factor = {"g": 1000, "m": 1, "k": 0.001, "": 1}[suffix.lower()]
-    mbps = int(float(number) * factor)
-    if mbps <= 0:
+    value = float(number) * factor
+    if not math.isfinite(value) or not 0 < value <= MAX_SPEED_MBPS:
         return None
-    return mbps, int(lanes) if lanes else None
+    lane_count = int(lanes) if lanes else None
+    if lane_count is not None and not 0 < lane_count <= 16:
+        return None
+    return int(value), lane_count
+
+
+MAX_SPEED_MBPS = 10_000_000
+"""10 Tb/s: above any port speed."""
 
 
 def seconds_to_ms(value: str) -> float:
-    number = float(value)
-    if number < 0 or number != number:
-        raise ValueError(f"invalid time {value!r}")
+    number = _finite(value)
+    if number > 86_400:
+        raise ValueError(f"time {value!r} out of range")
     return round(number * 1000.0, 6)
 
 

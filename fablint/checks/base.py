@@ -9,7 +9,7 @@ policy only; vendor syntax stays in parsers and fix renderers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -48,6 +48,9 @@ class Context:
     policy: Policy
     _include: list[re.Pattern[str]] = field(default_factory=list, init=False)
     _exclude: list[re.Pattern[str]] = field(default_factory=list, init=False)
+    _ports: dict[tuple[str, tuple[str, ...]], list[Interface]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.policy.ports.include]
@@ -76,7 +79,7 @@ class Context:
 
     def fabric_ports(
         self, device: Device, kinds: tuple[str, ...] = ("physical",)
-    ) -> Iterator[Interface]:
+    ) -> list[Interface]:
         """Fabric ports of ``device`` of the given kinds.
 
         ``physical`` yields every physical fabric port, including port-channel members (PFC,
@@ -84,7 +87,12 @@ class Context:
         ``layer3`` to get the ports that own layer-3 settings (MTU, ACLs): physical ports that
         are not members, and port-channels.
         """
+        key = (device.name, kinds)
+        cached = self._ports.get(key)
+        if cached is not None:
+            return cached
         layer3 = "layer3" in kinds
+        ports = []
         for iface in device.interfaces.values():
             if iface.kind not in ("physical", "port-channel"):
                 continue
@@ -94,7 +102,9 @@ class Context:
             elif iface.kind not in kinds:
                 continue
             if self.is_fabric_port(device, iface):
-                yield iface
+                ports.append(iface)
+        self._ports[key] = ports
+        return ports
 
 
 class Rule:
@@ -107,6 +117,9 @@ class Rule:
     category: ClassVar[str]
     vendors: ClassVar[tuple[str, ...]] = ("eos",)
     """Input formats the rule has been proven on (shown in its docs page)."""
+    scope: ClassVar[str] = "device"
+    """``device``: looks at one device at a time (runs next to the parser, in parallel);
+    ``fabric``: needs every device at once (runs after all files are parsed)."""
     settings: ClassVar[tuple[str, ...]] = ()
     """Profile settings the rule reads (``section.key``), listed in its docs page."""
 

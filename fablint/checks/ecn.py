@@ -11,7 +11,9 @@ from fablint.model import Aqm, Device, Interface, Queue, SourceRef
 
 def lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int, list[int]]:
     """Queue id -> lossless priorities it carries, for one port."""
-    priorities = set(ctx.policy.pfc.lossless_priorities) | iface.qos.pfc.active_priorities
+    active = iface.qos.pfc.active_priorities
+    priorities = set(ctx.policy.pfc.lossless_priorities) | active if active else (
+        ctx.policy.pfc.lossless_priorities)
     queues: dict[int, list[int]] = {}
     for prio in sorted(priorities):
         queues.setdefault(device.queue_for_priority(prio), []).append(prio)
@@ -133,12 +135,19 @@ class WredDropsLossless(Rule):
 
 
 def _all_queues(device: Device) -> Iterator[tuple[str, Queue, dict[str, str | None]]]:
-    """Every queue: in QoS profiles first, then on ports, with where a fix would go."""
+    """Every queue: in QoS profiles first, then on ports, with where a fix would go.
+
+    Ports that share one QoS object (the same profile, nothing of their own) are visited once.
+    """
     for profile in device.qos_profiles.values():
         for queue in profile.queues.values():
             yield (f"qos profile {profile.name} queue {queue.id}", queue,
                    {"profile": profile.name, "interface": None})
+    seen: set[int] = set()
     for iface in device.interfaces.values():
+        if not iface.qos.queues or id(iface.qos) in seen:
+            continue
+        seen.add(id(iface.qos))
         for queue in iface.qos.queues.values():
             target = {"profile": None, "interface": iface.name}
             yield f"{iface.name} queue {queue.id}", queue, target

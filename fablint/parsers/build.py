@@ -85,18 +85,3 @@ def overlay(base: Obj, top: Obj) -> Obj:
     out["src"] = top.get("src") or base.get("src")
     return out
 
-
-def is_blank(obj: Obj) -> bool:
-    """True when nothing in ``obj`` or its nested objects was configured."""
-    if obj.get("field_src"):
-        return False
-    for value in obj.values():
-        if isinstance(value, dict):
-            if "field_src" in value:
-                if not is_blank(value):
-                    return False
-            elif value:
-                return False
-        elif isinstance(value, (list, set)) and value:
-            return False
-    return True

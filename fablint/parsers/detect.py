@@ -8,7 +8,7 @@ from pathlib import Path
 from fablint.parsers import PARSERS, Parser
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
-SNIFF_BYTES = 64 * 1024
+SNIFF_BYTES = 16 * 1024
 MIN_CONFIDENCE = 30
 
 # Formats fablint recognises but does not read (yet), so the user gets a useful hint.

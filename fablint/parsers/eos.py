@@ -22,7 +22,6 @@ from fablint.model import Device, ParseProblem, QosSettings, SourceRef
 from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.build import (
     Obj,
-    is_blank,
     new_device,
     new_interface,
     new_qos,
@@ -76,6 +75,10 @@ _EOS_BLOCK = re.compile(
 _HOSTNAME = re.compile(r"^hostname \S+$", re.M)
 _NUMBER = re.compile(r"^\d+$")
 _RANGE_NAME = re.compile(r"\d-\d")
+_TOP_WORDS = frozenset({
+    "hostname", "interface", "qos", "priority-flow-control", "ip", "ipv6", "mac", "no",
+    "default", "end", "version",
+})
 _ROUTED_KINDS = ("svi", "loopback", "mgmt", "subinterface", "tunnel")
 _ACL_FAMILY = {"ip": "ipv4", "ipv6": "ipv6", "mac": "mac"}
 _AQM_KEYS = {"minimum-threshold": "min_threshold", "maximum-threshold": "max_threshold"}
@@ -139,6 +142,8 @@ class _EosBuilder:
         self.interface_defaults_mtu: tuple[int, SourceRef] | None = None
         self.lineno = 0
         self.stack: list[_Context] = []
+        self.own_qos: set[str] = set()
+        """Ports with QoS lines of their own (the others can share their profile's QoS)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -216,6 +221,12 @@ class _EosBuilder:
             if body == "comment" or body.startswith("banner "):
                 eof_block = True
                 continue
+            if len(stack) == 1:  # top level: most lines are features fablint does not model
+                space = body.find(" ")
+                if (body if space < 0 else body[:space]) not in _TOP_WORDS:
+                    self.unknown += 1
+                    skip_deeper_than = indent
+                    continue
             self.lineno = lineno
             words = body.split()
             depth = len(stack)
@@ -230,6 +241,7 @@ class _EosBuilder:
                 skip_deeper_than = indent
         for at, directive in pending:  # a directive with nothing after it covers nothing
             suppressions.append(self.suppression(directive, at, at, at))
+        stack.clear()  # the handlers are bound methods: break the cycle back to this builder
         self.finish()
         self.device["suppressions"] = suppressions
         try:
@@ -383,7 +395,10 @@ class _EosBuilder:
                 iface["profile"] = words[1]
                 fs["profile"] = self.ref()
             return True
-        return self.qos_common(iface["qos"], words, negated, indent)
+        if self.qos_common(iface["qos"], words, negated, indent):
+            self.own_qos.add(iface["name"])
+            return True
+        return False
 
     def if_speed(self, iface: Obj, args: list[str], negated: bool) -> bool:
         if args and args[0] == "forced":
@@ -766,7 +781,7 @@ class _EosBuilder:
                     iface["mtu"] = EOS_DEFAULT_MTU
             profile_name = iface.get("profile")
             profile = profiles.get(profile_name or "")
-            if not is_blank(iface["qos"]):
+            if iface["name"] in self.own_qos:
                 iface["qos"] = self.port_qos(iface, profile)
                 continue
             key = (profile_name if profile is not None else None, iface["routed"])

@@ -14,7 +14,7 @@ def render(result: LintResult) -> str:
     for finding in result.findings:
         by_case[(finding.device or finding.file or "fabric", finding.rule)].append(finding)
     device_rules = [r for r in result.rules if r.category != "parse"]
-    for device in result.fabric.devices:
+    for device in (name for i in result.fabric.inputs for name in i.devices):
         for rule in device_rules:
             by_case.setdefault((device, rule.id), [])
     rule_names = {r.id: r.name for r in result.rules}

@@ -44,8 +44,15 @@ def render(
                 for line in f.fix.splitlines():
                     console.print(Text("           " + line, style="green"))
         console.print()
+    console.print(summary_line(result))
+    return buffer.getvalue()
+
+
+def summary_line(result: LintResult) -> str:
+    """The one-line summary (rich markup) that ends every text report."""
     counts = result.counts()
-    devices = len(result.fabric.devices)
+    findings = result.findings
+    devices = sum(len(i.devices) for i in result.fabric.inputs)
     files = len(result.fabric.inputs)
     scope = f"{_plural(devices, 'device')} in {_plural(files, 'file')}"
     extras = []
@@ -58,16 +65,17 @@ def render(
     tail = f" ({', '.join(extras)})" if extras else ""
     if not findings:
         mark = "[green]✓[/green]" if not result.errors else "[red]✗[/red]"
-        console.print(f"{mark} {scope}: no problems found{tail}.")
-    else:
-        parts = [
-            f"[{STYLES[s]}]{_plural(counts[s], s)}[/]"
-            for s in ("error", "warning", "info") if counts.get(s)
-        ]
-        fixable = sum(1 for f in findings if f.fix)
-        fix_note = f"; {fixable} with a fix shown" if fixable else ""
-        console.print(
-            f"[bold]{_plural(len(findings), 'problem')}[/bold] ({', '.join(parts)}) in "
-            f"{scope}{fix_note}{tail}."
-        )
-    return buffer.getvalue()
+        return f"{mark} {scope}: no problems found{tail}."
+    parts = [
+        f"[{STYLES[s]}]{_plural(counts[s], s)}[/]"
+        for s in ("error", "warning", "info") if counts.get(s)
+    ]
+    fixable = sum(1 for f in findings if f.fix)
+    fix_note = f"; {fixable} with a fix shown" if fixable else ""
+    return (f"[bold]{_plural(len(findings), 'problem')}[/bold] ({', '.join(parts)}) in "
+            f"{scope}{fix_note}{tail}.")
+
+
+def plain_summary(result: LintResult) -> str:
+    """The summary line without markup, for stderr next to a machine-readable report."""
+    return Text.from_markup(summary_line(result)).plain
