@@ -74,7 +74,20 @@ def _fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
 
 
 def _write_atomic(path: Path, content: str) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder."""
+    """Write ``content`` to ``path`` through a temporary file in the same folder.
+
+    Only regular files are replaced that way: a device, pipe or socket given as the output
+    (``/dev/null``, ``/dev/stdout``, a FIFO) is written to in place, never renamed over.
+    """
+    if path.exists() and not path.is_file():
+        if path.is_dir():
+            _fail(f"cannot write {path}: it is a folder")
+        try:
+            with path.open("w", encoding="utf-8") as handle:
+                handle.write(content)
+        except OSError as exc:
+            _fail(f"cannot write {path}: {exc.strerror or exc}")
+        return
     folder = path.parent if str(path.parent) else Path()
     if not folder.is_dir():
         _fail(f"cannot write {path}: folder {folder} does not exist")

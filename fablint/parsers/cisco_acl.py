@@ -13,10 +13,22 @@ from typing import Any
 NAMED_PORTS = {
     "bgp": 179, "bootpc": 68, "bootps": 67, "domain": 53, "echo": 7, "ftp": 21, "ftp-data": 20,
     "http": 80, "www": 80, "https": 443, "isakmp": 500, "ldap": 389, "mlag": 4432,
-    "microsoft-ds": 445, "netbios-ns": 137, "ntp": 123, "radius": 1812, "rip": 520, "smtp": 25,
-    "snmp": 161, "snmptrap": 162, "ssh": 22, "syslog": 514, "tacacs": 49, "telnet": 23,
-    "tftp": 69, "vxlan": 4789, "ptp": 319, "bfd": 3784, "bfd-echo": 3785, "gtp": 2152,
+    "microsoft-ds": 445, "netbios-ns": 137, "netbios-dgm": 138, "netbios-ss": 139, "ntp": 123,
+    "radius": 1812, "radius-acct": 1813, "rip": 520, "smtp": 25, "snmp": 161, "snmptrap": 162,
+    "ssh": 22, "syslog": 514, "tacacs": 49, "telnet": 23, "tftp": 69, "vxlan": 4789,
+    "ptp": 319, "ptp-event": 319, "ptp-general": 320, "bfd": 3784, "bfd-echo": 3785,
+    "multihop-bfd": 4784, "micro-bfd": 6784, "sbfd": 7784, "sbfd-initiator": 7784,
+    "gtp": 2152, "msdp": 639, "ldp": 646, "netconf-ssh": 830, "gnmi": 6030, "lsp-ping": 3503,
+    "dhcpv6-client": 546, "dhcpv6-server": 547, "nat-t": 4500, "pim-auto-rp": 496,
+    "kerberos": 88, "pop3": 110, "imap": 143, "irc": 194, "login": 513, "cmd": 514,
+    "exec": 512, "whois": 43, "time": 37, "daytime": 13, "discard": 9, "chargen": 19,
+    "gopher": 70, "finger": 79, "hostname": 101, "nntp": 119, "lpd": 515, "talk": 517,
+    "uucp": 540, "klogin": 543, "kshell": 544, "biff": 512, "who": 513, "xdmcp": 177,
+    "sunrpc": 111, "pim": 496, "mobile-ip": 434, "dnsix": 195, "nameserver": 42,
+    "tacacs-ds": 65, "rpc": 111,
 }
+"""Well-known service names EOS and NX-OS accept in ACL port matches. None is 4791."""
+_ADDRESS_START = re.compile(r"^(?:any|host|\d{1,3}(?:\.\d{1,3}){3}.*|.*/\d+|.*:.*)$")
 NAMED_DSCP = {
     "default": 0, "ef": 46, "va": 44,
     **{f"cs{i}": i * 8 for i in range(8)},
@@ -25,6 +37,11 @@ NAMED_DSCP = {
 _NUMBER = re.compile(r"^\d+$")
 _IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 _PORT_OPS = ("eq", "neq", "gt", "lt", "range")
+_KEYWORDS = frozenset({
+    "log", "log-input", "count", "dscp", "ttl", "fragments", "established", "tracked", "ack",
+    "fin", "psh", "rst", "syn", "urg", "vlan", "nexthop-group", "precedence", "tos", "ecn",
+    "packet-length", "time-range", "mirror", "police", "set",
+})
 _NOT_QUALIFIERS = ("log", "log-input", "count")
 
 
@@ -89,21 +106,31 @@ def _address(args: list[str], i: int) -> tuple[str | None, int]:
 
 
 def _ports(args: list[str], i: int) -> tuple[dict[str, Any] | None, int]:
+    """A port match at ``args[i]``, or None. Names fablint does not know are kept out of the
+    match (no service name means 4791) but still consumed, up to the next address or keyword.
+    """
     if i >= len(args) or args[i] not in _PORT_OPS:
         return None, i
     op = args[i]
+    want = 1 if op in ("gt", "lt") else 2 if op == "range" else len(args)
     j = i + 1
     values: list[int] = []
-    while j < len(args):
-        port = port_number(args[j])
+    unknown = 0
+    while j < len(args) and len(values) + unknown < want:
+        word = args[j]
+        port = port_number(word)
         if port is None:
-            break
-        values.append(port)
+            if _ADDRESS_START.match(word) or word in _KEYWORDS or word.isdigit():
+                break
+            unknown += 1
+        else:
+            values.append(port)
         j += 1
-        if op in ("gt", "lt") or (op == "range" and len(values) == 2):
-            break
-    if not values:
+    if not values and not unknown:
         raise AclSyntaxError(f"access-list port match '{op}' without a port")
+    if unknown and op in ("gt", "lt", "range"):
+        # A bound fablint cannot read: assume the entry may match any port.
+        return {"op": "neq", "ranges": []}, j
     if op == "range":
         lo, hi = values[0], values[-1]
         ranges = [(min(lo, hi), max(lo, hi))]

@@ -369,7 +369,9 @@ class _EosBuilder:
                 if negated:
                     iface["ip_addresses"] = []
                 elif n >= 3:
-                    iface["ip_addresses"].append(words[2])
+                    # 'ip address virtual A/len' is an anycast gateway address: still an address
+                    address = words[3] if words[2] == "virtual" and n >= 4 else words[2]
+                    iface["ip_addresses"].append(address)
                     fs.setdefault("ip_addresses", self.ref())
                 return True
             if words[1] == "access-group":

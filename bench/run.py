@@ -1,0 +1,126 @@
+"""End-to-end throughput of ``fablint lint`` on synthetic EOS fabrics of growing size.
+
+For each fabric size N: generate the configs (gen_eos.py), time the installed CLI on them in a
+fresh process (best of --repeat), and compare with the floor any linter has to pay, a plain
+Python read + splitlines() of the same files. Numbers only: nothing here passes or fails.
+
+    python bench/run.py [--sizes 64 256 1024] [--jobs J] [--repeat 3] [--out bench/out]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import gen_eos  # bench/ is on sys.path when this file is run as a script
+
+BENCH = Path(__file__).resolve().parent
+OK_EXIT_CODES = (0, 1)  # 1: fablint found the planted faults, as it should
+
+
+@dataclass(frozen=True)
+class Run:
+    """One fablint process: wall time, CPU time and peak RSS."""
+
+    seconds: float
+    cpu_seconds: float
+    max_rss_mb: float
+
+
+def source_state() -> str:
+    """The commit of the fablint under test, and whether its tree had local changes."""
+    git = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=BENCH,
+                         capture_output=True, text=True, check=False)
+    return git.stdout.strip() or "unknown"
+
+
+def fablint_command() -> list[str]:
+    """The installed CLI next to this interpreter, else ``python -m fablint``."""
+    script = Path(sys.executable).with_name("fablint")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "fablint"]
+
+
+def run_once(command: list[str]) -> Run:
+    """Run ``command`` once; rusage comes from wait4 on that child (workers included)."""
+    start = time.perf_counter()
+    # The report goes to stdout, discarded: this is what '--output /dev/null' means, without
+    # fablint's atomic write, which would try to replace /dev/null itself.
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    stderr = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode not in OK_EXIT_CODES:
+        sys.exit(f"bench: {' '.join(command)} exited with {proc.returncode}:\n"
+                 f"{stderr.decode(errors='replace')}")
+    # ru_maxrss is in KiB on Linux: the largest single process of the tree, not their sum.
+    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def best_fablint(folder: Path, jobs: int | None, repeat: int) -> Run:
+    """Fastest of ``repeat`` runs, with the highest peak RSS seen in any of them."""
+    command = [*fablint_command(), "lint", str(folder), "--format", "json"]
+    if jobs is not None:
+        command += ["--jobs", str(jobs)]
+    runs = [run_once(command) for _ in range(repeat)]
+    best = min(runs, key=lambda r: r.seconds)
+    return Run(best.seconds, best.cpu_seconds, max(r.max_rss_mb for r in runs))
+
+
+def best_baseline(files: list[Path], repeat: int) -> float:
+    """Fastest of ``repeat`` in-process read + splitlines() passes over ``files``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        lines = 0
+        for file in files:
+            lines += len(file.read_text(encoding="utf-8").splitlines())
+        times.append(time.perf_counter() - start)
+    assert lines > 0
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024],
+                        help="fabric sizes in switches (default: 64 256 1024)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="passed to 'fablint lint --jobs' (default: fablint's own)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per size; the best counts")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed")
+    parser.add_argument("--out", type=Path, default=BENCH / "out",
+                        help="where the fabrics are written (default: bench/out, git-ignored)")
+    args = parser.parse_args()
+    if min(args.sizes) < 1 or args.repeat < 1:
+        parser.error("--sizes and --repeat must be at least 1")
+
+    print(f"fablint: {' '.join(fablint_command())} ({source_state()}); "
+          f"Python {platform.python_version()}; "
+          f"{len(os.sched_getaffinity(0))} CPUs; --jobs {args.jobs or 'default'}; "
+          f"best of {args.repeat}")
+    print(f"{'N':>6} {'files':>6} {'MB':>7} {'seconds':>8} {'MB/s':>6} {'cpu s':>7} "
+          f"{'peak RSS MB':>11} {'read+split s':>12} {'x baseline':>10}", flush=True)
+    for size in args.sizes:
+        folder = args.out / f"eos-{size}"
+        shutil.rmtree(folder, ignore_errors=True)
+        gen_eos.generate(size, folder, args.seed)
+        files = sorted(folder.glob("*.cfg"))
+        megabytes = sum(f.stat().st_size for f in files) / 1e6
+        baseline = best_baseline(files, args.repeat)
+        run = best_fablint(folder, args.jobs, args.repeat)
+        print(f"{size:>6} {len(files):>6} {megabytes:>7.1f} {run.seconds:>8.2f} "
+              f"{megabytes / run.seconds:>6.2f} {run.cpu_seconds:>7.2f} {run.max_rss_mb:>11.0f} "
+              f"{baseline:>12.3f} {run.seconds / baseline:>10.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
