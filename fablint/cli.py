@@ -6,6 +6,7 @@ input that could not be read or parsed; 3 internal error (a bug: please report i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -336,8 +337,18 @@ def main_callback(
     """fablint: lint GPU-cluster fabric configurations."""
 
 
+def _tolerate_narrow_encodings() -> None:
+    """A report must never fail on a terminal or pipe that cannot encode a character (cp1252)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # detached or closed: leave it be
+                reconfigure(errors="replace")
+
+
 def main() -> None:
     """Console entry point. No traceback reaches the user unless FABLINT_DEBUG is set."""
+    _tolerate_narrow_encodings()
     try:
         app(standalone_mode=True)
     except SystemExit:

@@ -140,6 +140,19 @@ def total_size(files: list[tuple[str, bool]]) -> int:
     return total
 
 
+def _free_name(name: str, path: str, taken: dict[str, str]) -> str:
+    """A name for a second device called ``name``: ``name@file``, then ``name@dir/file``, …"""
+    parts = Path(path).parts
+    for depth in range(1, len(parts) + 1):
+        candidate = f"{name}@{'/'.join(parts[-depth:])}"
+        if candidate not in taken:
+            return candidate
+    n = 2
+    while f"{name}@{path}#{n}" in taken:
+        n += 1
+    return f"{name}@{path}#{n}"
+
+
 def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, str], str]]:
     """Gather every file's devices; a second device with a taken name is renamed.
 
@@ -158,7 +171,7 @@ def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, s
         for name in info.devices:
             final = name
             if name in owners:
-                final = f"{name}@{Path(info.path).name}"
+                final = _free_name(name, info.path, owners)
                 renames[(info.path, name)] = final
                 fabric.problems.append(ParseProblem(
                     file=info.path, line=info.hostname_lines.get(name),

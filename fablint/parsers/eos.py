@@ -222,8 +222,8 @@ class _EosBuilder:
                 eof_block = True
                 continue
             if len(stack) == 1:  # top level: most lines are features fablint does not model
-                space = body.find(" ")
-                if (body if space < 0 else body[:space]) not in _TOP_WORDS:
+                first = body.split(None, 1)[0]
+                if first not in _TOP_WORDS:
                     self.unknown += 1
                     skip_deeper_than = indent
                     continue

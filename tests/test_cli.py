@@ -1,0 +1,521 @@
+"""The command line, as users and CI run it: the installed entry point and the Typer app.
+
+Every invocation goes through ``_check``: no traceback may reach the user, whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+import fablint
+from fablint.checks import REGISTRY
+from fablint.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO = REPO / "fixtures" / "demo"
+FORMATS = ("text", "json", "sarif", "junit", "github")
+FINDING_KEYS = {"rule", "name", "severity", "category", "device", "object", "file", "line",
+                "message", "fix", "fingerprint"}
+
+# fixtures/demo/README.md: (device, rule) -> (file, text of the line the finding must point at)
+PLANTED = {
+    ("spine2", "ECN003"): ("spine2.cfg", "random-detect ecn minimum-threshold 1500 kbytes"),
+    ("leaf2", "MTU001"): ("leaf2.cfg", "interface Ethernet50/1"),
+    ("leaf3", "ACL001"): ("leaf3.cfg", "ip access-group HOST-PROTECT in"),
+    ("leaf4", "PFC001"): ("leaf4.cfg", "interface Ethernet3/1"),
+    ("leaf4", "ECN001"): ("leaf4.cfg", "interface Ethernet3/1"),
+    ("leaf4", "PFC003"): ("leaf4.cfg", "flowcontrol receive on"),
+}
+
+EOS_HEADER = """\
+! device: {name} (DCS-7060DX5-64S, EOS-4.32.2F)
+!
+service routing protocols model multi-agent
+!
+hostname {name}
+!
+spanning-tree mode none
+!
+"""
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def all(self) -> str:
+        return self.stdout + self.stderr
+
+
+def _check(run: Run) -> Run:
+    assert "Traceback" not in run.stderr, run.stderr
+    assert "Traceback" not in run.stdout, run.stdout
+    assert run.code in (0, 1, 2), f"exit {run.code}: {run.stderr}"
+    return run
+
+
+def _entry_point() -> list[str]:
+    script = Path(sys.executable).parent / "fablint"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "fablint"]
+
+
+def run_subprocess(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> Run:
+    proc = subprocess.run(
+        [*_entry_point(), *args], cwd=cwd, capture_output=True, text=True, timeout=60,
+        check=False, env={**os.environ, **env} if env else None,
+        encoding="utf-8", errors="replace",
+    )
+    return _check(Run(proc.returncode, proc.stdout, proc.stderr))
+
+
+def run_inprocess(*args: str, cwd: Path = REPO) -> Run:
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(args))
+    finally:
+        os.chdir(old)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"fablint {' '.join(args)} raised") from result.exception
+    return _check(Run(result.exit_code, result.stdout, result.stderr))
+
+
+Runner = Callable[..., Run]
+BOTH = pytest.mark.parametrize("cli", [run_subprocess, run_inprocess],
+                               ids=["entry-point", "in-process"])
+
+
+def _json(run: Run) -> dict:
+    return json.loads(run.stdout)
+
+
+def _pairs(doc: dict) -> set[tuple[str, str]]:
+    return {(f["device"], f["rule"]) for f in doc["findings"]}
+
+
+def _eos(name: str, body: str) -> str:
+    return EOS_HEADER.format(name=name) + body
+
+
+# -- lint on the demo fabric -----------------------------------------------------------------
+
+_ROW = re.compile(r"^\s+(\d+)\s+(error|warning|info)\s+([A-Z]+\d+)\s+(\S+)\s")
+
+
+def _text_findings(text: str) -> set[tuple[str, int, str, str]]:
+    """(file, line, rule, device) of every finding row of a text report."""
+    out = set()
+    current = None
+    for line in text.splitlines():
+        if line and not line[0].isspace():
+            current = line.strip()
+            continue
+        match = _ROW.match(line)
+        if match:
+            out.add((current, int(match[1]), match[3], match[4]))
+    return out
+
+
+def _line_of(file: str, line: int) -> str:
+    return (REPO / file).read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+@BOTH
+def test_lint_demo_text_reports_every_planted_fault_with_file_and_line(cli: Runner) -> None:
+    run = cli("lint", "fixtures/demo")
+    assert run.code == 1
+    rows = _text_findings(run.stdout)
+    assert {(device, rule) for _, _, rule, device in rows} == set(PLANTED)
+    for file, line, rule, device in rows:
+        expected_file, expected_text = PLANTED[(device, rule)]
+        assert file == f"fixtures/demo/{expected_file}"
+        assert expected_text in _line_of(file, line), (rule, device, file, line)
+    assert run.stdout.rstrip().splitlines()[-1].startswith("6 problems (5 errors, 1 warning)")
+
+
+def test_lint_demo_github_format_has_file_and_line() -> None:
+    run = run_inprocess("lint", "--format", "github", "fixtures/demo")
+    assert run.code == 1
+    found = set()
+    for line in run.stdout.splitlines():
+        match = re.match(r"^::(error|warning) file=([^,]+),line=(\d+),title=(\w+) ", line)
+        assert match, line
+        found.add((match[2], int(match[3]), match[4]))
+    assert len(found) == len(PLANTED)
+    for file, line, rule in found:
+        assert any(rule == r and file.endswith(f) and t in _line_of(file, line)
+                   for (_, r), (f, t) in PLANTED.items()), (file, line, rule)
+
+
+@BOTH
+def test_lint_demo_json(cli: Runner) -> None:
+    run = cli("lint", "--format", "json", "fixtures/demo")
+    assert run.code == 1
+    doc = _json(run)
+    assert {"version", "findings", "summary", "errors"} <= set(doc)
+    assert doc["errors"] == []
+    assert len(doc["findings"]) == len(PLANTED)
+    for finding in doc["findings"]:
+        assert set(finding) == FINDING_KEYS
+        assert finding["file"].startswith("fixtures/demo/")
+        assert isinstance(finding["line"], int) and finding["line"] > 0
+        assert re.fullmatch(r"[0-9a-f]{32}", finding["fingerprint"])
+        assert finding["name"] == REGISTRY[finding["rule"]].name
+    assert _pairs(doc) == set(PLANTED)
+    summary = doc["summary"]
+    assert summary["total"] == 6 and summary["errors"] == 5 and summary["warnings"] == 1
+    assert summary["devices"] == 6 and summary["files"] == 6
+    assert summary["exit_code"] == 1
+
+
+def test_fail_on_never_exits_zero_but_still_reports() -> None:
+    run = run_inprocess("lint", "--fail-on", "never", "--format", "json", "fixtures/demo")
+    assert run.code == 0
+    assert _pairs(_json(run)) == set(PLANTED)
+
+
+def test_fail_on_levels() -> None:
+    only_warning = ["--select", "ECN001", "--format", "json", "fixtures/demo"]
+    assert run_inprocess("lint", *only_warning).code == 0  # default: error
+    assert run_inprocess("lint", "--fail-on", "warning", *only_warning).code == 1
+
+
+def test_select_family_only_runs_that_family() -> None:
+    doc = _json(run_inprocess("lint", "--select", "PFC", "--format", "json", "fixtures/demo"))
+    assert {f["rule"] for f in doc["findings"]} == {"PFC001", "PFC003"}
+    assert all(f["rule"].startswith("PFC") for f in doc["findings"])
+
+
+def test_select_by_category_and_name() -> None:
+    by_category = _json(run_inprocess("lint", "--select", "ecn", "-f", "json", "fixtures/demo"))
+    assert {f["rule"] for f in by_category["findings"]} == {"ECN001", "ECN003"}
+    by_name = _json(run_inprocess("lint", "--select", "acl-drops-roce", "-f", "json",
+                                  "fixtures/demo"))
+    assert _pairs(by_name) == {("leaf3", "ACL001")}
+
+
+def test_ignore_removes_a_rule() -> None:
+    doc = _json(run_inprocess("lint", "--ignore", "ECN001", "--format", "json", "fixtures/demo"))
+    assert _pairs(doc) == set(PLANTED) - {("leaf4", "ECN001")}
+
+
+@BOTH
+def test_unknown_select_is_a_usage_error(cli: Runner) -> None:
+    run = cli("lint", "--select", "XYZ", "fixtures/demo")
+    assert run.code == 2
+    assert "XYZ" in run.stderr and "unknown" in run.stderr
+    assert run.stdout == ""
+
+
+@BOTH
+def test_nonexistent_path_is_a_usage_error(cli: Runner, tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder"
+    run = cli("lint", str(missing))
+    assert run.code == 2
+    assert "not found" in run.stderr and str(missing) in run.stderr
+    assert run.stdout == ""
+
+
+@BOTH
+def test_binary_file_on_command_line_exits_2_and_others_are_still_linted(
+    cli: Runner, tmp_path: Path
+) -> None:
+    blob = tmp_path / "dump.bin"
+    blob.write_bytes(b"\x00\x01\x02\xffbinary\x00junk" * 10)
+    run = cli("lint", "--format", "json", "fixtures/demo/leaf2.cfg", "fixtures/demo/leaf4.cfg",
+              str(blob))
+    assert run.code == 2
+    doc = _json(run)
+    pairs = _pairs(doc)
+    assert {("leaf2", "MTU001"), ("leaf4", "PFC001"), ("leaf4", "PFC003")} <= pairs
+    assert [e["file"] for e in doc["errors"]] == [str(blob)]
+    assert doc["summary"]["unparsed_files"] == 1
+    about_blob = [f for f in doc["findings"] if f["file"] == str(blob)]
+    assert about_blob and all(f["severity"] == "error" for f in about_blob)
+
+
+def test_binary_file_text_report_says_it_could_not_be_linted(tmp_path: Path) -> None:
+    blob = tmp_path / "dump.bin"
+    blob.write_bytes(b"\x00" * 64)
+    run = run_inprocess("lint", "fixtures/demo/leaf2.cfg", str(blob))
+    assert run.code == 2
+    assert "MTU001" in run.stdout
+    assert "could not be linted" in run.stdout
+
+
+def test_unsupported_text_file_in_folder_is_only_a_warning(tmp_path: Path) -> None:
+    folder = tmp_path / "fabric"
+    folder.mkdir()
+    shutil.copy(DEMO / "leaf1.cfg", folder / "leaf1.cfg")
+    (folder / "notes.txt").write_text("Rack 12 notes: replace optic on port 50\n",
+                                      encoding="utf-8")
+    run = run_inprocess("lint", "--format", "json", str(folder))
+    assert run.code == 0
+    doc = _json(run)
+    assert [(f["rule"], f["severity"], f["file"]) for f in doc["findings"]] == [
+        ("FAB002", "warning", str(folder / "notes.txt"))
+    ]
+    assert doc["errors"] == []
+    assert run_inprocess("lint", "--fail-on", "warning", str(folder)).code == 1
+    # Named explicitly, the same file is an error: the user asked for it to be linted.
+    assert run_inprocess("lint", str(folder / "notes.txt")).code == 2
+
+
+def test_unsupported_text_in_demo_copy_keeps_exit_code_1(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    shutil.copytree(DEMO, folder)
+    (folder / "inventory.csv").write_text("name,rack\nleaf1,12\n", encoding="utf-8")
+    run = run_inprocess("lint", "--format", "json", str(folder))
+    assert run.code == 1
+    assert ("FAB002" in {f["rule"] for f in _json(run)["findings"]})
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_output_file_is_written_and_nothing_else(tmp_path: Path, fmt: str) -> None:
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    target = out_dir / f"report.{fmt}"
+    run = run_inprocess("lint", "--format", fmt, "--output", str(target), "fixtures/demo")
+    assert run.code == 1
+    assert sorted(p.name for p in out_dir.iterdir()) == [target.name]
+    assert run.stdout == ""
+    content = target.read_text(encoding="utf-8")
+    if fmt == "json":
+        assert _pairs(json.loads(content)) == set(PLANTED)
+        assert "6 problems" in run.stderr  # the summary line goes to stderr
+    else:
+        assert "MTU001" in content and "6 problems" in content
+
+
+def test_output_into_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    run = run_inprocess("lint", "-f", "json", "-o", str(tmp_path / "nope" / "r.json"),
+                        "fixtures/demo")
+    assert run.code == 2
+    assert "does not exist" in run.stderr
+    assert not (tmp_path / "nope").exists()
+
+
+# -- baselines -------------------------------------------------------------------------------
+
+
+SHIFT = "\n! re-exported by the config archive\n!\n\n"
+
+
+def _shift(path: Path) -> None:
+    path.write_text(SHIFT + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path) -> None:
+    fabric = tmp_path / "fabric"
+    shutil.copytree(DEMO, fabric)
+
+    def cli(*args: str) -> Run:
+        return run_inprocess(*args, cwd=tmp_path)  # relative paths, as a user types them
+
+    wrote = cli("lint", "--write-baseline", "b.json", "fabric")
+    assert wrote.code == 0
+    assert "6 finding" in wrote.stderr
+    assert wrote.stdout == ""
+    recorded = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    assert len(recorded["findings"]) == 6
+
+    clean = cli("lint", "--baseline", "b.json", "-f", "json", "fabric")
+    assert clean.code == 0
+    doc = _json(clean)
+    assert doc["findings"] == []
+    assert doc["summary"]["baselined"] == 6
+
+    # Every file moves down (comments and blank lines at the top), and leaf1 gets a new fault.
+    for path in fabric.glob("*.cfg"):
+        _shift(path)
+    leaf1 = fabric / "leaf1.cfg"
+    text = leaf1.read_text(encoding="utf-8")
+    marker = "   description P2P_SPINE1_Ethernet1/1\n   no shutdown\n   mtu 9214\n"
+    assert marker in text
+    leaf1.write_text(text.replace(marker, marker.replace("mtu 9214", "mtu 1500")),
+                     encoding="utf-8")
+
+    after = cli("lint", "--baseline", "b.json", "-f", "json", "fabric")
+    assert after.code == 1
+    doc = _json(after)
+    assert [(f["device"], f["rule"], f["object"], f["file"]) for f in doc["findings"]] == [
+        ("leaf1", "MTU001", "Ethernet49/1", "fabric/leaf1.cfg")
+    ]
+    cited = leaf1.read_text(encoding="utf-8").splitlines()[doc["findings"][0]["line"] - 1]
+    assert cited == "   mtu 1500"
+    assert doc["summary"]["baselined"] == 6
+
+    # Without the baseline all seven are back, at their shifted lines.
+    full = _json(cli("lint", "-f", "json", "fabric"))
+    assert len(full["findings"]) == 7
+    original = _json(run_inprocess("lint", "-f", "json", "fixtures/demo"))
+    shift = SHIFT.count("\n")
+    lines = {(f["device"], f["rule"]): f["line"] for f in original["findings"]}
+    for f in full["findings"]:
+        if (f["device"], f["rule"]) in lines:
+            assert f["line"] == lines[(f["device"], f["rule"])] + shift
+
+
+def test_baseline_that_is_not_json_is_a_usage_error(tmp_path: Path) -> None:
+    bad = tmp_path / "b.json"
+    bad.write_text("not json", encoding="utf-8")
+    run = run_inprocess("lint", "--baseline", str(bad), "fixtures/demo")
+    assert run.code == 2
+    assert "baseline" in run.stderr
+
+
+# -- other commands --------------------------------------------------------------------------
+
+
+@BOTH
+def test_rules_lists_every_rule(cli: Runner) -> None:
+    run = cli("rules")
+    assert run.code == 0
+    assert "PFC001" in run.stdout and "pfc-lossless-priorities" in run.stdout
+    for rule_id in REGISTRY:
+        assert rule_id in run.stdout
+
+
+def test_rules_json() -> None:
+    run = run_inprocess("rules", "--format", "json")
+    assert run.code == 0
+    assert {r["id"] for r in json.loads(run.stdout)} == set(REGISTRY)
+
+
+@pytest.mark.parametrize("query", ["PFC001", "pfc001", "pfc-lossless-priorities"])
+def test_explain(query: str) -> None:
+    run = run_inprocess("explain", query)
+    assert run.code == 0
+    assert "PFC001" in run.stdout
+    assert "priority" in run.stdout.lower()
+
+
+@BOTH
+def test_explain_unknown_rule(cli: Runner) -> None:
+    run = cli("explain", "NOPE")
+    assert run.code == 2
+    assert "NOPE" in run.stderr
+    assert run.stdout == ""
+
+
+def test_parse_prints_the_model() -> None:
+    run = run_inprocess("parse", "fixtures/demo/leaf1.cfg")
+    assert run.code == 0
+    doc = json.loads(run.stdout)
+    assert doc["format"] == "eos"
+    assert doc["devices"][0]["name"] == "leaf1"
+    assert doc["devices"][0]["interfaces"]["Ethernet1/1"]["mtu"] == 9214
+    assert doc["problems"] == []
+
+
+def test_parse_of_a_binary_file_exits_2(tmp_path: Path) -> None:
+    blob = tmp_path / "x.bin"
+    blob.write_bytes(b"\x00\x00\x00")
+    run = run_inprocess("parse", str(blob))
+    assert run.code == 2
+    assert json.loads(run.stdout)["problems"][0]["fatal"] is True
+
+
+@BOTH
+def test_version(cli: Runner) -> None:
+    run = cli("--version")
+    assert run.code == 0
+    assert run.stdout.strip() == f"fablint {fablint.__version__}"
+
+
+# -- secrets never leak ----------------------------------------------------------------------
+
+SECRETS = ("$6$SECRETHASH", "SECRETHASH", "S3CR3TCOMM")
+
+
+@pytest.fixture
+def secret_config(tmp_path: Path) -> Path:
+    path = tmp_path / "secret-leaf.cfg"
+    path.write_text(_eos("secret-leaf", """\
+username admin privilege 15 role network-admin secret sha512 $6$SECRETHASH
+snmp-server community S3CR3TCOMM ro
+!
+interface Ethernet1/1
+   mtu 1500
+   no switchport
+   ip address 10.0.0.0/31
+!
+end
+"""), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_secrets_never_appear_in_any_format(secret_config: Path, fmt: str) -> None:
+    run = run_inprocess("lint", "--format", fmt, str(secret_config))
+    assert run.code == 1
+    assert "MTU001" in run.stdout  # the report is not empty: the planted fault is there
+    for secret in SECRETS:
+        assert secret not in run.all, f"{secret} leaked in --format {fmt}"
+    if fmt == "junit":
+        ET.fromstring(run.stdout)
+
+
+def test_secrets_never_appear_in_the_installed_cli(secret_config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.sarif"
+    run = run_subprocess("lint", "--format", "sarif", "--output", str(out), str(secret_config))
+    assert run.code == 1
+    content = out.read_text(encoding="utf-8")
+    assert "MTU001" in content
+    for secret in SECRETS:
+        assert secret not in run.all + content
+
+
+def test_secrets_never_appear_in_parse_output(secret_config: Path) -> None:
+    run = run_inprocess("parse", str(secret_config))
+    assert run.code == 0
+    for secret in SECRETS:
+        assert secret not in run.all
+
+
+def test_secret_in_a_baseline_file_is_not_written(secret_config: Path, tmp_path: Path) -> None:
+    baseline = tmp_path / "b.json"
+    run = run_inprocess("lint", "--write-baseline", str(baseline), str(secret_config))
+    assert run.code == 0
+    for secret in SECRETS:
+        assert secret not in baseline.read_text(encoding="utf-8") + run.all
+
+
+# -- regression: non-finite numbers --------------------------------------------------------
+
+
+def test_infinite_ecn_threshold_is_a_finding_not_an_internal_error(tmp_path: Path) -> None:
+    # int(float("inf")) in units.threshold() used to end the run with exit 3, internal error.
+    path = tmp_path / "leaf.cfg"
+    path.write_text(_eos("leaf", """\
+qos profile P
+   tx-queue 3
+      random-detect ecn minimum-threshold inf kbytes maximum-threshold 1500 kbytes
+"""), encoding="utf-8")
+    run = run_subprocess("lint", "--format", "json", str(path))
+    assert run.code == 0
+    doc = _json(run)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    bad_line = next(n for n, text in enumerate(lines, 1) if "inf kbytes" in text)
+    assert [(f["rule"], f["line"]) for f in doc["findings"]] == [("FAB003", bad_line)]
+
+
+def test_clean_run_on_a_non_utf8_stdout() -> None:
+    run = run_subprocess("lint", "fixtures/demo/leaf1.cfg", env={"PYTHONIOENCODING": "cp1252"})
+    assert run.code == 0
+    assert "no problems found" in run.stdout
