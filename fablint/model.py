@@ -144,6 +144,9 @@ class Watchdog(Located):
 
     enabled: bool = False
     action: str | None = None
+    """What the watchdog does on a storm: ``drop``, ``forward``, ``alert``, ``no-drop``, …"""
+    priorities: set[int] | None = None
+    """Priorities it watches (SONiC ``pfcwd_sw_enable``); None means every PFC priority."""
     timeout_ms: float | None = None
     polling_ms: float | None = None
     recovery_ms: float | None = None
@@ -201,6 +204,9 @@ class QosSettings(Located):
     pause: LinkPause = Field(default_factory=LinkPause)
     queues: dict[int, Queue] = Field(default_factory=dict)
     policies: list[PolicyBinding] = Field(default_factory=list)
+    maps: ClassMaps | None = None
+    """The port's own classification chain (SONiC PORT_QOS_MAP, NX-OS interface policy);
+    None: the device's (``Device.maps_for``)."""
 
 
 class AclBinding(Located):
@@ -308,6 +314,15 @@ class Acl(Located):
         return AclVerdict(action="permit")
 
 
+class Endpoint(BaseModel):
+    """One end of a link: a port of a device."""
+
+    model_config = ConfigDict(frozen=True)
+
+    device: str
+    interface: str
+
+
 class Interface(Located):
     """A port of a device: physical, port-channel, SVI, loopback or management."""
 
@@ -333,9 +348,16 @@ class Interface(Located):
     """Name of the QoS profile / service profile applied to the port, if any."""
 
 
-class DeviceQos(Located):
-    """Device-wide QoS: classification maps and global switches."""
+class ClassMaps(Located):
+    """The classification chain DSCP -> traffic class -> queue / priority group / PFC priority.
 
+    Traffic class is the vendor-neutral name for EOS traffic-class, NX-OS qos-group and SONiC
+    TC. Keys of ``field_src`` are ``<map>[N]`` (``dscp_to_tc[26]``) for entries set by a line.
+    A map left empty means the platform's identity map unless a ``*_default`` names another.
+    """
+
+    name: str | None = None
+    """Name of the vendor object (SONiC map or NX-OS policy-map) the chain came from, if any."""
     dscp_to_tc: dict[int, int] = Field(default_factory=dict)
     """Explicitly configured DSCP -> traffic class; ``field_src`` keys are ``dscp_to_tc[N]``."""
     dscp_to_tc_default: str | None = None
@@ -344,9 +366,86 @@ class DeviceQos(Located):
     tc_to_queue: dict[int, int] = Field(default_factory=dict)
     tc_to_pg: dict[int, int] = Field(default_factory=dict)
     pfc_priority_to_queue: dict[int, int] = Field(default_factory=dict)
+    pfc_priority_to_pg: dict[int, int] = Field(default_factory=dict)
+    tc_to_pfc_priority: dict[int, int] = Field(default_factory=dict)
+    """Traffic class -> the PFC priority its frames are paused with (identity when empty)."""
+
+
+class DeviceQos(ClassMaps):
+    """Device-wide QoS: the classification chain every port uses unless it has its own, and
+    global switches."""
+
     pfc_disabled_globally: bool = False
     watchdog_defaults: Watchdog | None = None
     ecn_allow_non_ect: bool = False
+    class_mtu: dict[int, int] = Field(default_factory=dict)
+    """Per traffic class MTU where the platform sets one (NX-OS network-qos ``mtu``)."""
+    jumbo_mtu: int | None = None
+    """Largest MTU the device allows (NX-OS ``system jumbomtu``)."""
+
+
+class BufferPool(Located):
+    """A shared buffer pool (SONiC BUFFER_POOL). Sizes in bytes."""
+
+    name: str
+    type: Literal["ingress", "egress"] | None = None
+    mode: Literal["static", "dynamic"] | None = None
+    size: int | None = None
+    """Size in bytes; None for the dynamic model where it is computed by the switch."""
+    xoff: int | None = None
+    """Shared headroom pool size (ingress lossless pool), bytes."""
+
+
+class BufferProfile(Located):
+    """A buffer profile (SONiC BUFFER_PROFILE): how much a PG or queue may take. Bytes."""
+
+    name: str
+    pool: str | None = None
+    size: int | None = None
+    xon: int | None = None
+    xoff: int | None = None
+    xon_offset: int | None = None
+    dynamic_th: int | None = None
+    static_th: int | None = None
+
+    @property
+    def lossless(self) -> bool:
+        """A profile with an xoff threshold is a lossless (headroom) profile."""
+        return self.xoff is not None
+
+
+class BufferAssignment(Located):
+    """The buffer profile given to one priority group or queue of a port."""
+
+    profile: str | None = None
+    """Profile name; None when the switch computes one (SONiC ``NULL``, dynamic model)."""
+    dynamic: bool = False
+
+
+class QosPolicy(Located):
+    """A named QoS policy as written (NX-OS policy-map, EOS policy-map), bound or not.
+
+    The port and device settings hold what is in effect; this records what was written, so that
+    a rule can tell a policy that does nothing because it is not bound.
+    """
+
+    name: str
+    kind: str
+    """``qos``, ``queuing``, ``network-qos``, ``profile`` …"""
+    classes: list[str] = Field(default_factory=list)
+    bound: bool = False
+    """Applied under ``system qos`` or on at least one interface."""
+
+
+class Reference(Located):
+    """A reference from one configuration object to another by name, and whether it resolves."""
+
+    kind: str
+    """What is referred to (``WRED_PROFILE``, ``qos profile``, ``policy-map type queuing`` …)."""
+    name: str
+    owner: str
+    """The object holding the reference (``QUEUE|Ethernet0|3``, ``interface Ethernet1``)."""
+    resolved: bool = True
 
 
 class Suppression(BaseModel):
@@ -386,17 +485,31 @@ class Device(Located):
     qos: DeviceQos = Field(default_factory=DeviceQos)
     qos_profiles: dict[str, QosSettings] = Field(default_factory=dict)
     acls: dict[str, Acl] = Field(default_factory=dict)
+    policies: dict[str, QosPolicy] = Field(default_factory=dict)
+    """QoS policies as written, keyed ``<kind>:<name>``."""
+    buffer_model: Literal["traditional", "dynamic"] | None = None
+    buffer_pools: dict[str, BufferPool] = Field(default_factory=dict)
+    buffer_profiles: dict[str, BufferProfile] = Field(default_factory=dict)
+    references: list[Reference] = Field(default_factory=list)
+    """Name references between configuration objects (only SONiC and NX-OS record them)."""
     suppressions: list[Suppression] = Field(default_factory=list)
+
+    def maps_for(self, iface: Interface | None = None) -> ClassMaps:
+        """The classification chain in effect on ``iface`` (its own, else the device's)."""
+        if iface is not None and iface.qos.maps is not None:
+            return iface.qos.maps
+        return self.qos
 
     def members(self, port_channel: str) -> list[Interface]:
         return [i for i in self.interfaces.values() if i.port_channel == port_channel]
 
-    def queue_for_priority(self, priority: int) -> int:
+    def queue_for_priority(self, priority: int, iface: Interface | None = None) -> int:
         """Egress queue that carries PFC priority ``priority`` (traffic class = priority)."""
-        queue = self.qos.pfc_priority_to_queue.get(priority)
+        maps = self.maps_for(iface)
+        queue = maps.pfc_priority_to_queue.get(priority)
         if queue is not None:
             return queue
-        return self.qos.tc_to_queue.get(priority, priority)
+        return maps.tc_to_queue.get(priority, priority)
 
     def profile_providing(self, priorities: set[int]) -> str | None:
         """A QoS profile of this device that turns PFC on for ``priorities``, if any."""
@@ -424,13 +537,6 @@ class Device(Located):
             refs = set(theirs.field_src.values())
             own = list(mine.field_src.values())
         return profile.name if all(r in refs for r in own) else None
-
-
-class Endpoint(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    device: str
-    interface: str
 
 
 class Link(Located):

@@ -16,7 +16,7 @@ def lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int,
         ctx.policy.pfc.lossless_priorities)
     queues: dict[int, list[int]] = {}
     for prio in sorted(priorities):
-        queues.setdefault(device.queue_for_priority(prio), []).append(prio)
+        queues.setdefault(device.queue_for_priority(prio, iface), []).append(prio)
     return queues
 
 
