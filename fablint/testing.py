@@ -35,6 +35,12 @@ class Case:
     source: str = ""
 
 
+def case_files(folder: Path, rule_id: str | None = None) -> list[Path]:
+    """Case files of one rule (or all): ``<ID>.yaml`` and per-vendor ``<ID>.<vendor>.yaml``."""
+    stem = rule_id or "*"
+    return sorted({*folder.glob(f"{stem}.yaml"), *folder.glob(f"{stem}.*.yaml")})
+
+
 def load_cases(path: Path) -> list[Case]:
     data, _ = load_yaml(path)
     if not isinstance(data, dict) or "rule" not in data or "cases" not in data:

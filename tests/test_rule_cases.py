@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from fablint.checks import REGISTRY
-from fablint.testing import Case, load_cases, mismatches, run_case
+from fablint.testing import Case, case_files, load_cases, mismatches, run_case
 from tests.conftest import FIXTURES
 
-CASE_FILES = sorted((FIXTURES / "rules").glob("*.yaml"))
+CASE_FILES = case_files(FIXTURES / "rules")
 CASES: list[Case] = [case for path in CASE_FILES for case in load_cases(path)]
 
 
