@@ -17,7 +17,15 @@ from fablint.checks import REGISTRY, Context, Rule
 from fablint.config import FailOn, ProjectConfig
 from fablint.findings import CATEGORIES, Finding, Severity
 from fablint.fixes import render_fix
-from fablint.ingest import FileOutcome, build_fabric, discover, parse_file, total_size
+from fablint.ingest import (
+    FileOutcome,
+    Unit,
+    build_fabric,
+    discover,
+    group_units,
+    parse_unit,
+    total_size,
+)
 from fablint.model import Fabric, ParseProblem, Suppression
 from fablint.parallel import gc_paused, map_files
 from fablint.policy import Policy
@@ -124,14 +132,20 @@ class FileResult(FileOutcome):
     suppressed: int = 0
 
 
-def analyse_file(task: tuple[str, bool, FilePlan]) -> FileResult:
-    """Parse one file and run the per-device rules on it, in whichever process runs this.
+def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
+    """Parse one unit (a file, or the files of one split device) and run the per-device rules
+    on it, in whichever process runs this.
 
     Only findings cross back to the parent; device models do so only when a fabric-wide rule
     or the caller needs them, because moving them between processes costs more than parsing.
     """
-    path, explicit, plan = task
-    outcome = parse_file(path, explicit, plan.vendor)
+    unit, plan = task
+    parsed = parse_unit(unit, plan.vendor)
+    return [_analyse(outcome, plan) for outcome in (parsed if isinstance(parsed, list)
+                                                     else [parsed])]
+
+
+def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
     ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}), policy=plan.policy)
     raw: list[Finding] = []
     for rule_id in plan.rule_ids:
@@ -142,8 +156,8 @@ def analyse_file(task: tuple[str, bool, FilePlan]) -> FileResult:
         finding.fix = render_fix(finding.vendor, finding.intent)
     return FileResult(
         input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
-        problems=outcome.problems, findings=kept, suppressions=suppressions, used=used,
-        suppressed=suppressed,
+        problems=outcome.problems, extra_inputs=outcome.extra_inputs, findings=kept,
+        suppressions=suppressions, used=used, suppressed=suppressed,
     )
 
 
@@ -159,10 +173,11 @@ def lint(options: LintOptions) -> LintResult:
         keep_devices=bool(fabric_rules) or options.keep_devices,
     )
     with gc_paused():
-        results = map_files(
-            analyse_file, [(path, explicit, plan) for path, explicit in files],
+        done = map_files(
+            analyse_unit, [(unit, plan) for unit in group_units(files, options.vendor)],
             jobs=options.jobs, total_bytes=total_size(files),
         )
+        results = [result for batch in done for result in batch]
         return _assemble(results, rules, fabric_rules, options)
 
 

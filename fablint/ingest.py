@@ -14,7 +14,7 @@ from pathlib import Path
 from fablint.model import Device, Fabric, InputFile, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers.base import ParseError
-from fablint.parsers.detect import InputError, detect, read_text
+from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_text
 
 # Files in a folder that are obviously not device inputs.
 SKIP_SUFFIXES = frozenset({
@@ -29,9 +29,100 @@ SKIP_NAMES = frozenset({
 
 @dataclass
 class FileOutcome:
+    """What came of one parse unit: usually one file; several for a device split over files."""
+
     input: InputFile
     devices: list[Device] = field(default_factory=list)
     problems: list[ParseProblem] = field(default_factory=list)
+    extra_inputs: list[InputFile] = field(default_factory=list)
+    """The other files of a multi-file device (SONiC config_db.json + qos.json + …)."""
+
+    @property
+    def inputs(self) -> list[InputFile]:
+        return [self.input, *self.extra_inputs]
+
+
+Unit = list[tuple[str, bool]]
+"""Files parsed together: (path, named on the command line)."""
+
+MERGEABLE_SUFFIXES = frozenset({".json"})
+"""Only formats whose devices are routinely split over several files are grouped."""
+
+
+def group_units(files: list[tuple[str, bool]], forced: str | None = None) -> list[Unit]:
+    """Files to parse units, in input order: the fragments of one folder that a parser can
+    merge (``parse_documents``) form one unit; every other file is a unit of its own.
+
+    A fragment is recognised by its head alone, so grouping costs a 16 KB read per JSON file.
+    """
+    units: list[Unit] = []
+    by_folder: dict[tuple[str, str], Unit] = {}
+    for path, explicit in files:
+        name = _mergeable_format(path, forced)
+        if name is None:
+            units.append([(path, explicit)])
+            continue
+        key = (str(Path(path).parent), name)
+        unit = by_folder.get(key)
+        if unit is None:
+            unit = by_folder[key] = []
+            units.append(unit)
+        unit.append((path, explicit))
+    return units
+
+
+def _mergeable_format(path: str, forced: str | None) -> str | None:
+    if Path(path).suffix.lower() not in MERGEABLE_SUFFIXES:
+        return None
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(SNIFF_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return None
+    parser = detect(head, forced).parser
+    if parser is None or not hasattr(parser, "parse_documents"):
+        return None
+    return parser.name
+
+
+def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[FileOutcome]:
+    """Parse a unit. One file: its outcome. Several: the merged outcome plus one outcome for
+    each file that could not be read. Never raises."""
+    if len(unit) == 1:
+        return parse_file(unit[0][0], unit[0][1], forced)
+    readable: list[tuple[InputFile, str]] = []
+    failed: list[FileOutcome] = []
+    for path, explicit in unit:
+        info = InputFile(path=path, explicit=explicit)
+        try:
+            text = read_text(Path(path))
+        except InputError as exc:
+            failed.append(FileOutcome(info, problems=[ParseProblem(
+                file=path, line=exc.line, message=exc.message, kind=exc.kind, fatal=True,
+            )]))
+            continue
+        info.bytes = len(text)
+        readable.append((info, text))
+    if not readable:
+        return failed
+    parser = detect(readable[0][1], forced).parser
+    if parser is None or len(readable) == 1:
+        return [*(parse_file(i.path, i.explicit, forced) for i, _ in readable), *failed]
+    try:
+        result = parser.parse_documents([(text, info.path) for info, text in readable])  # type: ignore[attr-defined]
+    except ParseError as exc:
+        problem = ParseProblem(file=exc.file, line=exc.line, message=exc.message,
+                               kind="parse-error", fatal=True)
+        return [FileOutcome(readable[0][0], problems=[problem]), *failed]
+    infos = [info for info, _ in readable]
+    for info, text in readable:
+        info.format = parser.name
+        info.lines = text.count("\n") + 1
+    infos[0].unknown_lines = result.unknown_lines
+    merged = FileOutcome(infos[0], devices=result.devices, problems=result.problems,
+                         extra_inputs=infos[1:])
+    _record_devices(merged)
+    return [merged, *failed]
 
 
 class PathNotFound(Exception):
@@ -110,26 +201,34 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         return outcome
     info.lines = result.lines
     info.unknown_lines = result.unknown_lines
-    info.devices = [d.name for d in result.devices]
-    for device in result.devices:
-        ref = device.where("name")
-        if ref is not None and ref.line:
-            info.hostname_lines[device.name] = ref.line
     outcome.devices = result.devices
     outcome.problems = result.problems
+    _record_devices(outcome)
     return outcome
+
+
+def _record_devices(outcome: FileOutcome) -> None:
+    """Note in each input which devices it describes, and where each got its name."""
+    for info in outcome.inputs:
+        info.devices = [d.name for d in outcome.devices if info.path in d.files]
+    outcome.input.devices = [d.name for d in outcome.devices]
+    for device in outcome.devices:
+        ref = device.where("name")
+        if ref is not None and ref.line:
+            outcome.input.hostname_lines[device.name] = ref.line
 
 
 def parse_all(
     files: list[tuple[str, bool]], forced: str | None = None, jobs: int | None = None
 ) -> list[FileOutcome]:
     """Parse every file, in worker processes when the input is large enough to pay off."""
-    tasks = [(path, explicit, forced) for path, explicit in files]
-    return map_files(_parse_task, tasks, jobs=jobs, total_bytes=total_size(files))
+    tasks = [(unit, forced) for unit in group_units(files, forced)]
+    done = map_files(_parse_task, tasks, jobs=jobs, total_bytes=total_size(files))
+    return [o for item in done for o in (item if isinstance(item, list) else [item])]
 
 
-def _parse_task(task: tuple[str, bool, str | None]) -> FileOutcome:
-    return parse_file(*task)
+def _parse_task(task: tuple[Unit, str | None]) -> FileOutcome | list[FileOutcome]:
+    return parse_unit(*task)
 
 
 def total_size(files: list[tuple[str, bool]]) -> int:
@@ -164,7 +263,7 @@ def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, s
     renames: dict[tuple[str, str], str] = {}
     for outcome in outcomes:
         info = outcome.input
-        fabric.inputs.append(info)
+        fabric.inputs.extend(outcome.inputs)
         fabric.problems.extend(outcome.problems)
         by_name = {d.name: d for d in outcome.devices}
         names = []
