@@ -144,6 +144,8 @@ class _EosBuilder:
         self.stack: list[_Context] = []
         self.own_qos: set[str] = set()
         """Ports with QoS lines of their own (the others can share their profile's QoS)."""
+        self.reset_to_default = False
+        """The current line starts with ``default`` (reset) rather than ``no`` (disable)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -322,6 +324,7 @@ class _EosBuilder:
     def h_interface(self, words: list[str], indent: int, body: str) -> bool:
         iface: Obj = self.current()
         negated = words[0] in ("no", "default")
+        self.reset_to_default = words[0] == "default"
         if negated:
             words = words[1:]
             if not words:
@@ -453,6 +456,10 @@ class _EosBuilder:
         if w0 == "qos" and n >= 2:
             w1 = words[1]
             if w1 == "trust":
+                if negated and self.reset_to_default:  # 'default qos trust': the port default
+                    qos.pop("trust", None)
+                    qos["field_src"].pop("trust", None)
+                    return True
                 trust = "none" if negated else (words[2] if n > 2 else "")
                 if trust not in ("dscp", "cos", "none"):
                     self.problem(f"unknown trust mode {trust!r}")
@@ -689,6 +696,7 @@ class _EosBuilder:
 
     def h_qos_profile(self, words: list[str], indent: int, body: str) -> bool:
         negated = words[0] in ("no", "default")
+        self.reset_to_default = words[0] == "default"
         if negated:
             words = words[1:]
             if not words:

@@ -1,0 +1,67 @@
+"""Every parser against every real file in the shared corpus: nothing but ParseError escapes,
+and each file is either recognised as its own format or reported as unsupported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fablint.ingest import discover, parse_file
+from fablint.parsers import PARSERS, ParseError
+from tests.conftest import CORPUS
+
+FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name not in
+               ("MANIFEST.tsv", "README.md")) if CORPUS.is_dir() else []
+NEEDS_CORPUS = pytest.mark.skipif(not FILES, reason=f"shared corpus not found at {CORPUS}")
+
+# Folder of the corpus -> the format its files are, for folders whose format fablint reads.
+# Files that are not in that format (templates, .ini lookups) must not be claimed by it.
+FOLDER_FORMAT = {"eos": "eos", "nxos": "nxos", "sonic": "sonic"}
+NOT_CONFIGS = (".j2", ".ini", ".yaml")
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(CORPUS)) for p in paths]
+
+
+@NEEDS_CORPUS
+@pytest.mark.parametrize("parser_name", sorted(PARSERS))
+@pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
+def test_parser_survives_every_corpus_file(parser_name: str, path: Path) -> None:
+    text = path.read_bytes().decode("utf-8", "replace")
+    try:
+        result = PARSERS[parser_name].parse(text, path.name)
+    except ParseError as exc:
+        assert exc.file == path.name
+        return
+    for problem in result.problems:
+        assert problem.line is None or 1 <= problem.line <= text.count("\n") + 1
+
+
+@NEEDS_CORPUS
+@pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
+def test_each_corpus_file_is_recognised_or_reported(path: Path) -> None:
+    outcome = parse_file(str(path), False)
+    folder = path.relative_to(CORPUS).parts[0]
+    expected = FOLDER_FORMAT.get(folder)
+    if expected in PARSERS and not path.name.endswith(NOT_CONFIGS):
+        assert outcome.input.format == expected, outcome.problems
+        assert not [p for p in outcome.problems if p.fatal]
+        assert outcome.devices
+    elif outcome.input.format is None:
+        assert [p.kind for p in outcome.problems] in (["unsupported"], ["parse-error"])
+        assert outcome.problems[0].fatal
+    if expected is None:  # IB, LLDP, other vendors: never mistaken for a switch config
+        assert outcome.input.format not in FOLDER_FORMAT.values()
+    if path.name.endswith(NOT_CONFIGS):
+        assert outcome.input.format is None, f"{path.name} claimed as {outcome.input.format}"
+
+
+@NEEDS_CORPUS
+def test_the_whole_corpus_lints_without_a_traceback() -> None:
+    files = discover([str(CORPUS)])
+    assert len(files) >= len(FILES) - 2
+    for path, explicit in files:
+        outcome = parse_file(path, explicit)
+        assert outcome.input.path == path
