@@ -346,6 +346,14 @@ class Interface(Located):
     qos: QosSettings = Field(default_factory=QosSettings)
     profile: str | None = None
     """Name of the QoS profile / service profile applied to the port, if any."""
+    buffer_pgs: dict[int, BufferAssignment] = Field(default_factory=dict)
+    """Ingress priority group -> buffer profile (SONiC BUFFER_PG)."""
+    buffer_queues: dict[int, BufferAssignment] = Field(default_factory=dict)
+    """Egress queue -> buffer profile (SONiC BUFFER_QUEUE)."""
+    cable_length_m: float | None = None
+    """Cable length in metres (SONiC CABLE_LENGTH), which sizes PFC headroom."""
+    neighbor: Endpoint | None = None
+    """The port the configuration says is at the other end (SONiC DEVICE_NEIGHBOR)."""
 
 
 class ClassMaps(Located):
