@@ -21,8 +21,8 @@ Facts = dict[str, Any]
 
 
 def tc_for_dscp(device: Device, dscp: int, iface: Interface | None = None) -> int | None:
-    """Traffic class of ``dscp`` on ``iface`` (or device-wide); None when not mapped explicitly."""
-    return device.maps_for(iface).dscp_to_tc.get(dscp)
+    """Traffic class of ``dscp`` on ``iface`` (or device-wide), defaults resolved."""
+    return device.maps_for(iface).tc_for_dscp(dscp)
 
 
 def _mtu_class(mtu: int | None) -> str | int | None:

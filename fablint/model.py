@@ -131,6 +131,8 @@ class Queue(Located):
     """One egress unicast queue of a port."""
 
     id: int
+    name: str | None = None
+    """Vendor name of what configures the queue (NX-OS queuing class), if not just its id."""
     scheduling: Scheduling | None = None
     bandwidth_percent: int | None = None
     ecn: Aqm | None = None
@@ -356,6 +358,22 @@ class Interface(Located):
     """The port the configuration says is at the other end (SONiC DEVICE_NEIGHBOR)."""
 
 
+def _eos_default_dscp_map() -> dict[int, int]:
+    # DSCP -> CoS by precedence (DSCP >> 3), then the default CoS -> TC map, which swaps 0 and 1
+    # so that best-effort (CoS 0) sits above background (CoS 1).
+    cos_to_tc = {0: 1, 1: 0}
+    return {dscp: cos_to_tc.get(dscp >> 3, dscp >> 3) for dscp in range(64)}
+
+
+DEFAULT_DSCP_MAPS: dict[str, dict[int, int]] = {
+    "eos-default": _eos_default_dscp_map(),
+    "precedence": {dscp: dscp >> 3 for dscp in range(64)},
+    "nxos-default": dict.fromkeys(range(64), 0),  # unclassified traffic is qos-group 0
+}
+"""Platform default DSCP -> traffic class maps, by the name parsers put in
+``ClassMaps.dscp_to_tc_default``: vendor facts resolved here so that rules need not know them."""
+
+
 class ClassMaps(Located):
     """The classification chain DSCP -> traffic class -> queue / priority group / PFC priority.
 
@@ -377,6 +395,18 @@ class ClassMaps(Located):
     pfc_priority_to_pg: dict[int, int] = Field(default_factory=dict)
     tc_to_pfc_priority: dict[int, int] = Field(default_factory=dict)
     """Traffic class -> the PFC priority its frames are paused with (identity when empty)."""
+
+    def tc_for_dscp(self, dscp: int) -> int | None:
+        """Traffic class of ``dscp``: the explicit entry, else the platform default map, else
+        None (unclassified: the port's default class)."""
+        tc = self.dscp_to_tc.get(dscp)
+        if tc is None and self.dscp_to_tc_default is not None:
+            tc = DEFAULT_DSCP_MAPS.get(self.dscp_to_tc_default, {}).get(dscp)
+        return tc
+
+    def pfc_priority_of(self, tc: int) -> int:
+        """The PFC priority that pauses traffic class ``tc``."""
+        return self.tc_to_pfc_priority.get(tc, tc)
 
 
 class DeviceQos(ClassMaps):
@@ -538,6 +568,9 @@ class Device(Located):
             return None
         theirs = getattr(profile, section)
         mine = getattr(iface.qos, section)
+        if not isinstance(mine, (dict, Located)):  # a plain field such as trust
+            ref = iface.qos.field_src.get(section)
+            return profile.name if ref is None or ref == profile.field_src.get(section) else None
         if isinstance(mine, dict):
             refs = {r for q in theirs.values() for r in q.field_src.values()}
             own = [r for q in mine.values() for r in q.field_src.values()]

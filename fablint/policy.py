@@ -29,6 +29,8 @@ class Classification(_Section):
 
     roce_dscp: list[int] = Field(default_factory=lambda: [24, 26])
     cnp_dscp: list[int] = Field(default_factory=lambda: [48])
+    cnp_traffic_class: int = Field(default=6, ge=0, le=7)
+    """Class suggested for CNPs in fixes (6 on NVIDIA; Cisco and Broadcom Thor2 use 7)."""
 
     @field_validator("roce_dscp", "cnp_dscp")
     @classmethod
@@ -66,6 +68,11 @@ class EcnPolicy(_Section):
     fix_max_bytes: int = Field(default=1_536_000, gt=0)
     """Maximum threshold suggested in fixes (1500 KiB)."""
     fix_probability: int = Field(default=100, ge=1, le=100)
+
+
+class WatchdogPolicy(_Section):
+    required: bool = True
+    """A PFC watchdog on every port that runs PFC."""
 
 
 class MtuPolicy(_Section):
@@ -108,6 +115,7 @@ class Policy(_Section):
     classification: Classification = Field(default_factory=Classification)
     pfc: PfcPolicy = Field(default_factory=PfcPolicy)
     ecn: EcnPolicy = Field(default_factory=EcnPolicy)
+    watchdog: WatchdogPolicy = Field(default_factory=WatchdogPolicy)
     mtu: MtuPolicy = Field(default_factory=MtuPolicy)
     acl: AclPolicy = Field(default_factory=AclPolicy)
     ports: PortScope = Field(default_factory=PortScope)

@@ -67,4 +67,19 @@ def render(intent: FixIntent) -> str | None:
         if p.get("standard"):
             return None  # a standard ACL cannot match on ports; it needs replacing
         return f"{kind} access-list {p['acl']}\n{IND}{seq}permit udp any any eq {p['port']}"
+    if action == "dscp-map":
+        if p.get("tc") is None:
+            return None
+        dscps = " ".join(str(d) for d in p["dscp"])
+        return f"qos map dscp {dscps} to traffic-class {p['tc']}"
+    if action == "trust-dscp":
+        return _block(p, ["qos trust dscp"])
+    if action == "queue-strict":
+        return _block(p, [f"tx-queue {p['queue']}", IND + "priority strict"])
+    if action == "watchdog-enable":
+        text = _block(p, ["priority-flow-control pause watchdog"])
+        if not p.get("has_timeout"):
+            seconds = p["timeout_ms"] / 1000
+            text = f"priority-flow-control pause watchdog default timeout {seconds:g}\n" + text
+        return text
     return None

@@ -47,6 +47,7 @@ def new_device(name: str, vendor: str, file: str) -> Obj:
     return {
         "name": name, "vendor": vendor, "files": [file], "field_src": {}, "interfaces": {},
         "qos": {"field_src": {}}, "qos_profiles": {}, "acls": {}, "suppressions": [],
+        "references": [],
     }
 
 

@@ -791,6 +791,12 @@ class _EosBuilder:
                     iface["mtu"] = EOS_DEFAULT_MTU
             profile_name = iface.get("profile")
             profile = profiles.get(profile_name or "")
+            if profile_name:
+                self.device["references"].append({
+                    "kind": "qos profile", "name": profile_name,
+                    "owner": f"interface {iface['name']}", "resolved": profile is not None,
+                    "src": fs.get("profile"), "field_src": {},
+                })
             if iface["name"] in self.own_qos:
                 iface["qos"] = self.port_qos(iface, profile)
                 continue
