@@ -133,7 +133,7 @@ def test_every_corpus_eos_file_is_detected_as_eos() -> None:
         assert len(outcome.devices) == 1
 
 
-@pytest.mark.parametrize("sub", ["nxos", "other"])
+@pytest.mark.parametrize("sub", ["other"])
 def test_corpus_non_eos_files_are_not_detected_as_eos(sub: str) -> None:
     for path in _files(_corpus_dir(sub)):
         try:
@@ -148,9 +148,12 @@ def test_corpus_non_eos_files_are_not_detected_as_eos(sub: str) -> None:
         assert [p.kind for p in outcome.problems if p.fatal] == ["unsupported"], path.name
 
 
-def test_nxos_corpus_files_get_a_useful_hint() -> None:
-    hinted = [detect(read_text(p)).hint for p in _files(_corpus_dir("nxos"))]
-    assert any(h and "NX-OS" in h for h in hinted), hinted
+def test_nxos_corpus_files_are_read_as_nxos() -> None:
+    for path in _files(_corpus_dir("nxos")):
+        outcome = parse_file(str(path), False)
+        assert outcome.input.format == "nxos", path.name
+        assert [d.vendor for d in outcome.devices] == ["nxos"], path.name
+        assert not any(p.fatal for p in outcome.problems), (path.name, outcome.problems)
 
 
 # -- a folder with good, binary and unsupported files ----------------------------------------

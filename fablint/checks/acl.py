@@ -29,7 +29,8 @@ class AclDropsRoce(Rule):
     Every IPv4 and IPv6 access list applied to a fabric port, in either direction, is walked in
     entry order the way the switch does: the first entry that matches all UDP traffic to the
     RoCE port (`acl.roce_udp_port`, 4791) decides, ranges and `any` included, and traffic that
-    reaches the end meets the implicit deny. A list that denies all of it is an error. A list
+    reaches the end meets the implicit deny (SONiC ACL tables, ordered by rule `PRIORITY`, permit
+    what no rule matches). A list that denies all of it is an error. A list
     that lets it through only after an earlier, narrower deny (a specific host or subnet) is a
     warning: some RoCE flows are dropped.
 
@@ -48,6 +49,7 @@ class AclDropsRoce(Rule):
     title = "ACL on a fabric port drops RoCEv2 (UDP 4791)"
     severity = Severity.ERROR
     category = "acl"
+    vendors = ("eos", "nxos", "sonic")
     settings = ("acl.roce_udp_port",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
@@ -88,5 +90,6 @@ class AclDropsRoce(Rule):
                         "standard": acl.standard,
                         "port": port,
                         "seq": _free_seq(acl, before),
+                        "before_seq": before.seq if before is not None else None,
                     }),
                 )

@@ -27,9 +27,11 @@ def _ecn_fix(device: Device, iface: Interface, queue_id: int, ctx: Context) -> F
         if queue is not None and queue.ecn is not None:
             return FixIntent("apply-profile", {"interface": iface.name, "profile": usable})
     ecn = ctx.policy.ecn
+    queue = iface.qos.queues.get(queue_id)
     return FixIntent("ecn-enable", {
         "interface": iface.name,
         "queue": queue_id,
+        "queue_name": queue.name if queue is not None else None,
         "min_bytes": ecn.fix_min_bytes,
         "max_bytes": ecn.fix_max_bytes,
         "probability": ecn.fix_probability,
@@ -62,6 +64,7 @@ class EcnOnLosslessQueue(Rule):
     title = "Lossless queue without ECN marking"
     severity = Severity.WARNING
     category = "ecn"
+    vendors = ("eos", "nxos", "sonic")
     settings = (
         "ecn.required_on_lossless",
         "pfc.lossless_priorities",
@@ -111,6 +114,7 @@ class WredDropsLossless(Rule):
     title = "WRED dropping on a lossless queue"
     severity = Severity.ERROR
     category = "ecn"
+    vendors = ("eos", "nxos", "sonic")
     settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
@@ -128,6 +132,8 @@ class WredDropsLossless(Rule):
                     fix=FixIntent("wred-remove", {
                         "interface": iface.name,
                         "queue": queue_id,
+                        "queue_name": queue.name,
+                        "aqm_profile": queue.wred.profile,
                         "profile": device.profile_of(iface, "queues"),
                         "then": None if marks else _ecn_fix(device, iface, queue_id, ctx).params,
                     }),
@@ -190,6 +196,7 @@ class EcnThresholdOrder(Rule):
     title = "ECN minimum threshold not below the maximum"
     severity = Severity.ERROR
     category = "ecn"
+    vendors = ("eos", "nxos", "sonic")
     settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
@@ -211,8 +218,10 @@ class EcnThresholdOrder(Rule):
                     fix=FixIntent("ecn-enable", {
                         **target,
                         "queue": queue.id,
+                        "queue_name": queue.name,
                         "min_bytes": ctx.policy.ecn.fix_min_bytes,
                         "max_bytes": ctx.policy.ecn.fix_max_bytes,
                         "probability": aqm.probability or ctx.policy.ecn.fix_probability,
+                        "aqm_profile": aqm.profile,
                     }) if kind == "ECN" else None,
                 )

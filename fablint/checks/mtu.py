@@ -35,6 +35,7 @@ class FabricMtuMinimum(Rule):
     title = "Fabric port MTU below the profile minimum"
     severity = Severity.ERROR
     category = "mtu"
+    vendors = ("eos", "nxos", "sonic")
     settings = ("mtu.fabric_min",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:

@@ -6,7 +6,13 @@ from collections.abc import Iterable
 
 from fablint.checks.base import Context, Rule, fmt_priorities, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Device
+from fablint.model import Device, Interface
+
+
+def _policies(iface: Interface) -> list[tuple[str, str | None, str]]:
+    """(kind, direction, name) of the QoS policies in effect on the port, for fixes that must
+    edit the policy supplying a setting rather than the port (NX-OS network-qos)."""
+    return [(b.kind, b.direction, b.name) for b in iface.qos.policies]
 
 
 @register
@@ -35,6 +41,7 @@ class PfcLosslessPriorities(Rule):
     title = "PFC not in effect for the lossless priorities on a fabric port"
     severity = Severity.ERROR
     category = "pfc"
+    vendors = ("eos", "nxos", "sonic")
     settings = (
         "pfc.lossless_priorities",
         "ports.routed",
@@ -74,6 +81,9 @@ class PfcLosslessPriorities(Rule):
                     "priorities": sorted(missing),
                     "profile": device.profile_of(iface, "pfc"),
                     "global_off": pfc.disabled_by is not None,
+                    "mode": pfc.mode,
+                    "no_drop": sorted(pfc.no_drop),
+                    "policies": _policies(iface),
                 })
             yield self.finding(
                 device, iface.name, iface.src, message,
@@ -107,6 +117,7 @@ class PfcOnLossyPriority(Rule):
     title = "PFC enabled on a priority the profile calls lossy"
     severity = Severity.ERROR
     category = "pfc"
+    vendors = ("eos", "nxos", "sonic")
     settings = ("pfc.lossy_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
@@ -124,7 +135,9 @@ class PfcOnLossyPriority(Rule):
                 fix=FixIntent("pfc-disable-priority", {
                     "interface": iface.name,
                     "priorities": sorted(bad),
+                    "no_drop": sorted(pfc.no_drop),
                     "profile": device.profile_of(iface, "pfc"),
+                    "policies": _policies(iface),
                 }),
             )
 
@@ -152,6 +165,7 @@ class PfcWithLinkPause(Rule):
     title = "802.3x pause together with PFC on a port"
     severity = Severity.ERROR
     category = "pfc"
+    vendors = ("eos", "nxos")
     settings = ("pfc.forbid_link_pause",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fablint.findings import FixIntent
-from fablint.fixes import eos
+from fablint.fixes import eos, nxos, sonic
 
 Renderer = Callable[[FixIntent], str | None]
 
-RENDERERS: dict[str, Renderer] = {"eos": eos.render}
+RENDERERS: dict[str, Renderer] = {"eos": eos.render, "nxos": nxos.render,
+                                  "sonic": sonic.render}
 
 
 def render_fix(vendor: str | None, intent: FixIntent | None) -> str | None:

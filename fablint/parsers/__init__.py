@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from fablint.parsers.base import ParseError, Parser, ParseResult
 from fablint.parsers.eos import EosParser
+from fablint.parsers.nxos import NxosParser
+from fablint.parsers.sonic import SonicParser
 
-PARSERS: dict[str, Parser] = {p.name: p for p in (EosParser(),)}
+PARSERS: dict[str, Parser] = {p.name: p for p in (EosParser(), NxosParser(), SonicParser())}
 """Format id -> parser. ``--vendor`` takes these ids."""
 
 __all__ = ["PARSERS", "ParseError", "ParseResult", "Parser"]

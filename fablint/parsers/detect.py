@@ -13,14 +13,15 @@ MIN_CONFIDENCE = 30
 
 # Formats fablint recognises but does not read (yet), so the user gets a useful hint.
 _KNOWN_UNSUPPORTED = (
-    ("!Command: show running-config", "Cisco NX-OS running-config"),
-    ("\nfeature ", "Cisco NX-OS running-config"),
-    ("!RANCID-CONTENT-TYPE: cisco-nx", "Cisco NX-OS running-config"),
-    ("\nswitchname ", "Cisco NX-OS running-config"),
     ("traffic.packet_priority_source_set", "Cumulus Linux traffic.conf"),
     ("## Running database", "NVIDIA MLNX-OS / Onyx configuration"),
     ("interface TenGigabitEthernet ", "Dell OS9 (FTOS) configuration"),
     ("{%", "Jinja2 template (render it first)"),
+    ("{#", "Jinja2 template (render it first)"),
+    ("# speed cable", "SONiC pg_profile_lookup.ini (a headroom lookup table; lint the rendered "
+                      "BUFFER_PROFILE in config_db.json instead)"),
+    ("qos_params:", "sonic-mgmt QoS test parameters (qos_params.*.yaml): test expectations, "
+                    "not a device configuration"),
     ("\nSwitch\t", "InfiniBand ibnetdiscover output"),
 )
 

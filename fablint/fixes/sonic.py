@@ -1,0 +1,115 @@
+"""Fix snippets for SONiC: config_db.json fragments to merge (``config load``, apply-patch).
+
+Each fix is a small JSON object holding only the tables, keys and fields to set; values are
+strings, as CONFIG_DB stores them. Fields that hold a list (``pfc_enable``) are written whole,
+so the intent carries the port's current list (``no_drop``) as well as the change.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fablint.findings import FixIntent
+
+SONIC_JUMBO_MTU = 9100
+"""The MTU SONiC templates and buffer calculations use for fabric ports."""
+ECN_PROFILE = "ROCE_LOSSLESS_ECN"
+"""Name of the WRED_PROFILE a fix creates when the queue has none to correct."""
+STRICT_SCHEDULER = "STRICT_PRIORITY"
+DSCP_MAP = "ROCE"
+"""Name of the DSCP_TO_TC_MAP a fix creates when the port has none."""
+
+
+def _dump(patch: dict[str, Any]) -> str:
+    return json.dumps(patch, indent=2)
+
+
+def _priorities(values: set[int]) -> str:
+    return ",".join(str(p) for p in sorted(values))
+
+
+def _port_table(interface: str) -> str:
+    return "PORTCHANNEL" if interface.startswith("PortChannel") else "PORT"
+
+
+def _wred(params: dict[str, Any]) -> dict[str, str]:
+    return {
+        "ecn": "ecn_all",
+        "wred_green_enable": "true",
+        "green_min_threshold": str(params["min_bytes"]),
+        "green_max_threshold": str(params["max_bytes"]),
+        "green_drop_probability": str(params["probability"]),
+    }
+
+
+def _ecn(params: dict[str, Any], interface: str | None) -> str | None:
+    name = params.get("aqm_profile") or ECN_PROFILE
+    wred = _wred(params)
+    if params.get("aqm_profile"):  # correct the thresholds of the queue's own profile
+        wred = {k: v for k, v in wred.items() if k.startswith("green_")}
+    patch: dict[str, Any] = {"WRED_PROFILE": {name: wred}}
+    if interface:
+        patch["QUEUE"] = {f"{interface}|{params['queue']}": {"wred_profile": name}}
+    elif not params.get("aqm_profile"):
+        return None
+    return _dump(patch)
+
+
+def render(intent: FixIntent) -> str | None:
+    p = intent.params
+    action = intent.action
+    if action == "pfc-enable":
+        wanted = set(p.get("no_drop") or ()) | set(p["priorities"])
+        return _dump({"PORT_QOS_MAP": {p["interface"]: {"pfc_enable": _priorities(wanted)}}})
+    if action == "pfc-disable-priority":
+        left = set(p.get("no_drop") or ()) - set(p["priorities"])
+        return _dump({"PORT_QOS_MAP": {p["interface"]: {"pfc_enable": _priorities(left)}}})
+    if action == "ecn-enable":
+        return _ecn(p, p.get("interface"))
+    if action == "wred-remove":
+        if p.get("then"):
+            return _ecn({**p["then"], "aqm_profile": None}, p["interface"])
+        if p.get("aqm_profile"):
+            return _dump({"WRED_PROFILE": {p["aqm_profile"]: {"wred_green_enable": "false"}}})
+        return None
+    if action == "mtu-set":
+        mtu = str(max(SONIC_JUMBO_MTU, p["min_mtu"]))
+        return _dump({_port_table(p["interface"]): {p["interface"]: {"mtu": mtu}}})
+    if action == "acl-permit-udp":
+        before = p.get("before_seq")
+        priority = before + 1 if before is not None else (p.get("seq") or 9999)
+        return _dump({"ACL_RULE": {f"{p['acl']}|ALLOW_ROCEV2": {
+            "PRIORITY": str(priority), "PACKET_ACTION": "FORWARD",
+            "IP_PROTOCOL": "17", "L4_DST_PORT": str(p["port"]),
+        }}})
+    return _qos_class(action, p)
+
+
+def _qos_class(action: str, p: dict[str, Any]) -> str | None:
+    """Classification, scheduling and watchdog fixes."""
+    if action == "dscp-map":
+        if p.get("tc") is None:
+            return None
+        name = p.get("map") or DSCP_MAP
+        patch: dict[str, Any] = {
+            "DSCP_TO_TC_MAP": {name: {str(d): str(p["tc"]) for d in p["dscp"]}}}
+        if not p.get("map"):
+            patch["PORT_QOS_MAP"] = {p["interface"]: {"dscp_to_tc_map": name}}
+        return _dump(patch)
+    if action == "queue-strict":
+        return _dump({
+            "SCHEDULER": {STRICT_SCHEDULER: {"type": "STRICT"}},
+            "QUEUE": {f"{p['interface']}|{p['queue']}": {"scheduler": STRICT_SCHEDULER}},
+        })
+    if action == "watchdog-enable":
+        timeout = str(int(p["timeout_ms"]))
+        watched = _priorities(set(p["priorities"]))
+        return _dump({
+            "PORT_QOS_MAP": {p["interface"]: {"pfcwd_sw_enable": watched}},
+            "PFC_WD": {p["interface"]: {"action": "drop", "detection_time": timeout,
+                                         "restoration_time": timeout}},
+        })
+    # apply-profile, link-pause-disable: SONiC has no such objects; trust-dscp needs a map
+    # name the intent does not carry (dscp-map creates one).
+    return None

@@ -1,0 +1,194 @@
+"""JSON objects that remember the line of each key.
+
+Python's json module gives no positions, but findings must point at the line of the key that set
+a value. This loader walks the outer levels of the document itself (where configuration keys
+live) and records the line where each key string starts; deeper values are handed to the
+C-accelerated scanner of the json module, so the cost stays close to ``json.loads`` and is linear
+in the input. Duplicate keys, which ``json.loads`` silently collapses, are reported (the last
+one wins, as in ``json.loads``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from json.decoder import scanstring
+from typing import Any
+
+_WS = re.compile(r"[ \t\n\r]*")
+_PLAIN_PAIR = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*"([^"\\\x00-\x1f]*)"[ \t\n\r]*')
+"""``"key": "value"`` without escapes: most of a config_db, read in one regex match."""
+MAX_INT_DIGITS = 1000
+"""Longer integers are read as floats: ``int()`` refuses more than 4300 digits."""
+
+
+class LinedDict(dict[str, Any]):
+    """A JSON object with ``lines``: key -> line (1-based) where the key starts."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: dict[str, int] = {}
+
+
+class JsonSyntaxError(Exception):
+    """The text is not a JSON object; ``line`` is where the damage was found."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.message = message
+        self.line = line
+
+
+@dataclass
+class Duplicate:
+    """A key that appears twice in one object (the last value is kept)."""
+
+    key: str
+    line: int
+    path: tuple[str, ...]
+
+
+@dataclass
+class Loaded:
+    value: LinedDict
+    duplicates: list[Duplicate] = field(default_factory=list)
+
+
+def _int(digits: str) -> int | float:
+    return int(digits) if len(digits) <= MAX_INT_DIGITS else float(digits)
+
+
+class _Loader:
+    """One load. Positions only move forward, so line counting is incremental."""
+
+    def __init__(self, text: str, depth: int) -> None:
+        self.text = text
+        self.depth = depth
+        self.pos = 0
+        self.line = 1
+        self.duplicates: list[Duplicate] = []
+        self.deep_dups: list[str] = []
+        decoder = json.JSONDecoder(object_pairs_hook=self.hook, parse_int=_int)
+        self.scan_once = decoder.scan_once
+
+    def hook(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.deep_dups.append(key)
+                seen.add(key)
+        return obj
+
+    def line_at(self, idx: int) -> int:
+        if idx > self.pos:
+            self.line += self.text.count("\n", self.pos, idx)
+            self.pos = idx
+        return self.line
+
+    def fail(self, message: str, idx: int) -> JsonSyntaxError:
+        return JsonSyntaxError(message, self.line_at(min(idx, len(self.text))))
+
+    def load(self) -> Loaded:
+        text = self.text
+        idx = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        if idx >= len(text):
+            raise self.fail("empty document, expected a JSON object", idx)
+        if text[idx] != "{":
+            self.value(idx)  # a syntax error in the value is reported as such
+            raise self.fail("the document is not a JSON object", idx)
+        obj, idx = self.object(idx + 1, 1, ())
+        idx = _WS.match(text, idx).end()  # type: ignore[union-attr]
+        if idx != len(text):
+            raise self.fail("extra data after the JSON object", idx)
+        return Loaded(obj, self.duplicates)
+
+    def value(self, idx: int) -> tuple[Any, int]:
+        """A value parsed by the json module's scanner."""
+        try:
+            return self.scan_once(self.text, idx)
+        except StopIteration as exc:
+            raise self.fail("expecting a value", exc.value) from None
+        except json.JSONDecodeError as exc:
+            raise JsonSyntaxError(exc.msg, exc.lineno) from None
+        except RecursionError:
+            raise self.fail("nested too deeply", idx) from None
+        except ValueError as exc:  # e.g. a number the scanner cannot convert
+            raise self.fail(str(exc), idx) from None
+
+    def object(self, idx: int, depth: int, path: tuple[str, ...]) -> tuple[LinedDict, int]:
+        """The members of an object whose ``{`` is just before ``idx``."""
+        text = self.text
+        ws = _WS.match
+        count = text.count
+        obj = LinedDict()
+        lines = obj.lines
+        deeper = depth < self.depth
+        idx = ws(text, idx).end()  # type: ignore[union-attr]
+        if text[idx:idx + 1] == "}":
+            return obj, idx + 1
+        plain = _PLAIN_PAIR.match
+        while True:
+            self.line = line = self.line + count("\n", self.pos, idx)
+            self.pos = idx
+            match = plain(text, idx)
+            if match is not None:
+                key, value = match.groups()
+                if key in lines:
+                    self.duplicates.append(Duplicate(key, line, path))
+                lines[key] = line
+                obj[key] = value
+                idx = match.end()
+                char = text[idx:idx + 1]
+                if char == "}":
+                    return obj, idx + 1
+                if char != ",":
+                    raise self.fail("expecting ',' or '}' in an object", idx)
+                idx = ws(text, idx + 1).end()  # type: ignore[union-attr]
+                continue
+            if text[idx:idx + 1] != '"':
+                raise self.fail("expecting a property name in double quotes", idx)
+            try:
+                key, idx = scanstring(text, idx + 1, True)
+            except json.JSONDecodeError as exc:
+                raise JsonSyntaxError(exc.msg, exc.lineno) from None
+            idx = ws(text, idx).end()  # type: ignore[union-attr]
+            if text[idx:idx + 1] != ":":
+                raise self.fail("expecting ':' after a property name", idx)
+            idx = ws(text, idx + 1).end()  # type: ignore[union-attr]
+            if key in lines:
+                self.duplicates.append(Duplicate(key, line, path))
+            lines[key] = line
+            char = text[idx:idx + 1]
+            if char == '"':
+                try:
+                    value, idx = scanstring(text, idx + 1, True)
+                except json.JSONDecodeError as exc:
+                    raise JsonSyntaxError(exc.msg, exc.lineno) from None
+            elif deeper and char == "{":
+                value, idx = self.object(idx + 1, depth + 1, (*path, key))
+            else:
+                value, idx = self.value(idx)
+                if self.deep_dups:
+                    self.duplicates += [Duplicate(k, line, (*path, key)) for k in self.deep_dups]
+                    self.deep_dups.clear()
+            obj[key] = value
+            idx = ws(text, idx).end()  # type: ignore[union-attr]
+            char = text[idx:idx + 1]
+            if char == "}":
+                return obj, idx + 1
+            if char != ",":
+                raise self.fail("expecting ',' or '}' in an object", idx)
+            idx = ws(text, idx + 1).end()  # type: ignore[union-attr]
+
+
+def load(text: str, depth: int = 4) -> Loaded:
+    """Parse ``text`` as a JSON object, with key lines for objects up to ``depth`` levels deep.
+
+    Raises JsonSyntaxError (with a line) for anything that is not a JSON object.
+    """
+    return _Loader(text, depth).load()

@@ -1,0 +1,1015 @@
+"""SONiC CONFIG_DB (``config_db.json`` and rendered ``qos.json`` / ``buffers.json``) into the model.
+
+Shapes read: nested tables (``{"PORT": {"Ethernet0": {…}}}``), the flat redis dump
+(``{"PORT|Ethernet0": {…}}``, optionally ``{"type": "hash", "value": {…}}`` wrapped, list fields
+spelled ``ports@: "a,b"``) and a document whose only SONiC content sits under one top-level
+wrapper key (the sonic-yang-models test files), which is unwrapped. References are read both as
+names (``"AZURE"``) and in the legacy form (``"[DSCP_TO_TC_MAP|AZURE]"``). Keys of QUEUE,
+BUFFER_PG and BUFFER_QUEUE may name several ports and ranges (``Ethernet0,Ethernet4|3-4``) or a
+VOQ system port (``host|asic0|Ethernet0|3``: local only when host and ASIC are this device's).
+
+A device is often several files. ``parse_documents`` groups the documents of one folder by
+``DEVICE_METADATA.localhost.hostname`` and merges their tables field by field, the later file
+winning, like ``sonic-cfggen -j a -j b``; every value keeps the file and line of its own key.
+
+Decisions (SONiC semantics where documented, ours where not):
+
+- A port is down unless ``admin_status`` is ``up`` (portmgrd); a port-channel is up unless it
+  says ``down`` (teammgrd). IP MTU is ``PORT.mtu``, else 9100.
+- A port is routed when it has an INTERFACE entry, or is a member of a port-channel with a
+  PORTCHANNEL_INTERFACE entry. A *fragment* (a group of documents without a PORT table, such as a
+  rendered qos.json) says nothing about layer 3: the ports of its PORT_QOS_MAP are taken as
+  routed, up fabric ports with unknown MTU, so that the QoS rules check them (the QoS is what a
+  fragment is for); ports named only by QUEUE or BUFFER_* keys are kept for their buffers but
+  not taken as routed (a buffers.json alone would otherwise fail every PFC rule).
+- PFC: ``pfc_enable`` lists the lossless priorities; empty or missing means PFC off.
+- ECN: a queue marks RoCE (green traffic) when its WRED_PROFILE ``ecn`` mode includes green
+  (``ecn_green*``, ``ecn_all``); thresholds and probability are the green ones. It drops early
+  (WRED) when ``wred_green_enable`` is true and green is not ECN-marked.
+- PFC watchdog: a PFC_WD entry for the port turns it on; without one, ``DEVICE_METADATA
+  default_pfcwd_status: enable`` starts it with the CLI defaults (200 ms, action drop).
+- ACL tables: data-plane ACL tables are default-permit ("If users have not configured any rule,
+  SONiC allows all traffic", sonic-utilities Command Reference); acl-loader writes the deny as an
+  explicit DEFAULT_RULE. Rules are ordered by PRIORITY, highest first; ``AclEntry.seq`` holds it.
+  Control-plane tables (CTRLPLANE) are not modelled.
+- Dangling references (QUEUE -> WRED_PROFILE, PORT_QOS_MAP -> maps, BUFFER_PG -> BUFFER_PROFILE,
+  member ports …) are recorded in ``Device.references`` with ``resolved`` False, never fatal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from pydantic import ValidationError
+
+from fablint import units
+from fablint.model import ClassMaps, Device, ParseProblem, SourceRef
+from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.build import Obj, new_device, new_interface, new_queue, new_watchdog
+from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
+
+SONIC_DEFAULT_MTU = 9100
+PFCWD_DEFAULT_MS = 200.0
+"""``pfcwd start_default`` detection and restoration time."""
+MAX_QUEUE_ID = 63
+
+MAPS = {
+    # PORT_QOS_MAP field -> (map table, ClassMaps field, key max, value max)
+    "dscp_to_tc_map": ("DSCP_TO_TC_MAP", "dscp_to_tc", 63, 15),
+    "dot1p_to_tc_map": ("DOT1P_TO_TC_MAP", "cos_to_tc", 7, 15),
+    "tc_to_queue_map": ("TC_TO_QUEUE_MAP", "tc_to_queue", 15, MAX_QUEUE_ID),
+    "tc_to_pg_map": ("TC_TO_PRIORITY_GROUP_MAP", "tc_to_pg", 15, 7),
+    "pfc_to_queue_map": ("MAP_PFC_PRIORITY_TO_QUEUE", "pfc_priority_to_queue", 7, MAX_QUEUE_ID),
+    "pfc_to_pg_map": ("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "pfc_priority_to_pg", 7, 7),
+}
+MODELLED = frozenset({
+    "DEVICE_METADATA", "PORT", "PORTCHANNEL", "PORTCHANNEL_MEMBER", "INTERFACE",
+    "PORTCHANNEL_INTERFACE", "VLAN_INTERFACE", "LOOPBACK_INTERFACE", "PORT_QOS_MAP", "QUEUE",
+    "SCHEDULER", "WRED_PROFILE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
+    "CABLE_LENGTH", "PFC_WD", "ACL_TABLE", "ACL_RULE", "DEVICE_NEIGHBOR",
+    *(table for table, *_ in MAPS.values()),
+})
+SIGNAL_TABLES = MODELLED | {
+    "VLAN", "VLAN_MEMBER", "BGP_NEIGHBOR", "MGMT_INTERFACE", "FEATURE", "LOOPBACK",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST", "TC_TO_DSCP_MAP",
+    "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN", "FLEX_COUNTER_TABLE",
+}
+"""Table names that mark a JSON document as SONiC CONFIG_DB."""
+_SIGNAL = re.compile(r'"([A-Z][A-Z0-9_]*)(?:\|[^"]*)?"\s*:')
+_TEMPLATE = ("{%", "{{", "{#")
+_LEGACY_REF = re.compile(r"^\[([A-Z_0-9]+)\|(.*)\]$")
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+                        r"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_CABLE = re.compile(r"^(\d+(?:\.\d+)?)\s*m?$")
+_SCHEDULING = {"STRICT": "strict", "DWRR": "dwrr", "WRR": "wrr"}
+_GREEN_ECN = frozenset({"ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all"})
+_PROTOCOLS = {1: "icmp", 6: "tcp", 17: "udp", 58: "icmpv6"}
+_IP_TYPES = frozenset({"ANY", "IP", "IPV4", "IPV4ANY", "IPV6", "IPV6ANY"})
+_IP_ETHERTYPES = frozenset({0x0800, 0x86DD})
+_ACL_META = frozenset({"PRIORITY", "PACKET_ACTION"})
+_ACL_NON_MATCH_PREFIXES = ("MIRROR", "REDIRECT", "COUNTER", "POLICER", "INNER_SRC_MAC_REWRITE")
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Row:
+    """One CONFIG_DB entry (``TABLE|key``) with the place of the key and of each field."""
+
+    table: str
+    key: str
+    fields: dict[str, Any]
+    src: SourceRef
+    lines: dict[str, int]
+    """Line of each field's key (in ``src.file``)."""
+    merged: dict[str, SourceRef] | None = None
+    """Where each field came from, for a row merged from several documents."""
+
+    @property
+    def owner(self) -> str:
+        return f"{self.table}|{self.key}"
+
+    def ref(self, name: str) -> SourceRef:
+        if self.merged is not None:
+            return self.merged.get(name, self.src)
+        line = self.lines.get(name)
+        return SourceRef(self.src.file, line) if line is not None else self.src
+
+
+Tables = dict[str, dict[str, Row]]
+Chosen = dict[str, tuple[Row, dict[int, int], dict[str, SourceRef]]]
+"""ClassMaps field -> (map row, its entries, their ``field_src``)."""
+
+
+@dataclass
+class Document:
+    """One loaded file: its tables and what went wrong reading them."""
+
+    path: str
+    tables: Tables
+    lines: int
+    unknown: int
+    problems: list[ParseProblem] = field(default_factory=list)
+
+    @property
+    def hostname(self) -> str | None:
+        row = self.tables.get("DEVICE_METADATA", {}).get("localhost")
+        name = row.fields.get("hostname") if row is not None else None
+        return name.strip() if isinstance(name, str) and name.strip() else None
+
+
+def _is_table_key(key: str) -> bool:
+    return key.split("|", 1)[0] in SIGNAL_TABLES
+
+
+def _row_fields(value: Any, list_fields: bool) -> dict[str, Any] | None:
+    """The fields of a row: the redis-dump ``{"type": "hash", "value": {…}}`` is unwrapped and
+    (when the text has any) ``name@`` list fields, comma-joined in the dump, become lists."""
+    if not isinstance(value, dict):
+        return None
+    if value.get("type") == "hash" and isinstance(value.get("value"), dict):
+        value = value["value"]
+    if list_fields and any(k.endswith("@") for k in value):
+        out = LinedDict()
+        lines = getattr(value, "lines", {})
+        for key, item in value.items():
+            name = key[:-1] if key.endswith("@") else key
+            out[name] = item.split(",") if key.endswith("@") and isinstance(item, str) else item
+            if key in lines:
+                out.lines[name] = lines[key]
+        return out
+    return value
+
+
+class _DocumentLoader:
+    """Turns one JSON text into tables of rows, counting the lines of tables not modelled."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
+        self.lines = text.count("\n") + 1
+        self.tables: Tables = {}
+        self.problems: list[ParseProblem] = []
+        self.unknown = 0
+        self.list_fields = '@"' in text
+
+    def problem(self, line: int | None, message: str) -> None:
+        self.problems.append(ParseProblem(file=self.path, line=line, message=message))
+
+    def run(self) -> Document:
+        try:
+            loaded = load(self.text)
+        except JsonSyntaxError as exc:
+            raise ParseError(self.path, min(exc.line, self.lines),
+                             f"not valid JSON: {exc.message}") from None
+        for dup in loaded.duplicates:
+            where = "/".join(dup.path) or "the top level"
+            self.problem(dup.line, f"duplicate key {dup.key!r} in {where}; the last one is used")
+        root = loaded.value
+        end = self.lines + 1
+        keys = list(root)
+        if keys and not any(_is_table_key(k) for k in keys):
+            wrappers = [k for k in keys if isinstance(root[k], LinedDict)
+                        and any(_is_table_key(t) for t in root[k])]
+            if len(wrappers) == 1:
+                self.unknown += self.spans(root, keys, end, skip=wrappers[0])
+                after = [root.lines[k] for k in keys if root.lines[k] > root.lines[wrappers[0]]]
+                root = root[wrappers[0]]
+                end = min(after, default=end)
+        self.read_root(root, end)
+        self.unknown = max(0, min(self.unknown, self.lines))
+        return Document(self.path, self.tables, self.lines, self.unknown, self.problems)
+
+    @staticmethod
+    def spans(obj: LinedDict, keys: list[str], end: int, skip: str | None = None) -> int:
+        """Lines taken by the members of ``obj`` other than ``skip``."""
+        starts = [obj.lines[k] for k in keys]
+        total = 0
+        for n, key in enumerate(keys):
+            if key != skip:
+                nxt = starts[n + 1] if n + 1 < len(starts) else end
+                total += max(1, nxt - starts[n])
+        return total
+
+    def read_root(self, root: LinedDict, end: int) -> None:
+        keys = list(root)
+        starts = [root.lines[k] for k in keys]
+        for n, key in enumerate(keys):
+            span = max(1, (starts[n + 1] if n + 1 < len(keys) else end) - starts[n])
+            value = root[key]
+            line = root.lines[key]
+            if "|" in key:
+                table, rest = key.split("|", 1)
+                if table not in MODELLED:
+                    self.unknown += span
+                    continue
+                self.add_row(table, rest, value, line)
+            elif key not in MODELLED:
+                self.unknown += span
+            elif isinstance(value, dict):
+                lines = getattr(value, "lines", {})
+                for row_key, fields in value.items():
+                    self.add_row(key, row_key, fields, lines.get(row_key, line))
+            else:
+                self.problem(line, f"table {key} is not a JSON object; ignored")
+
+    def add_row(self, table: str, key: str, value: Any, line: int) -> None:
+        fields = _row_fields(value, self.list_fields)
+        src = SourceRef(self.path, line)
+        if fields is None:
+            self.problem(line, f"{table}|{key} is not a JSON object; ignored")
+            return
+        rows = self.tables.get(table)
+        if rows is None:
+            rows = self.tables[table] = {}
+        rows[key] = Row(table, key, fields, src, getattr(fields, "lines", {}))
+
+
+def _without_surrogates(text: str) -> str:
+    """Lone UTF-16 surrogates (raw, or ``\\ud800`` escapes) cannot be written out as UTF-8 by
+    the reports: replace them, one character for one so that lines stay where they are."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    if _SURROGATE_HINT.search(text):
+        text = _SURROGATE.sub(lambda m: m.group(0) if len(m.group(0)) == 12 else "\\ufffd", text)
+    return text
+
+
+def load_document(text: str, path: str) -> Document:
+    """Load one CONFIG_DB JSON text. Raises ParseError when it is not a usable JSON object."""
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise ParseError(path, line, "binary data (NUL byte) in a JSON document")
+    return _DocumentLoader(_without_surrogates(text), path).run()
+
+
+def merge_tables(docs: list[Document]) -> Tables:
+    """Tables of several documents, field by field; the later document wins (sonic-cfggen)."""
+    merged: Tables = {}
+    for doc in docs:
+        for table, rows in doc.tables.items():
+            target = merged.setdefault(table, {})
+            for key, row in rows.items():
+                old = target.get(key)
+                if old is None:
+                    target[key] = row
+                else:
+                    refs = {name: old.ref(name) for name in old.fields}
+                    refs.update((name, row.ref(name)) for name in row.fields)
+                    target[key] = Row(table, key, {**old.fields, **row.fields}, row.src, {},
+                                      refs)
+    return merged
+
+
+# -- value helpers ---------------------------------------------------------------------------
+
+
+def _text(value: Any) -> str | None:
+    """A scalar as text: CONFIG_DB values are strings, hand-written files use numbers too."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _names(value: Any) -> list[str]:
+    """Referenced names: ``"AZURE"``, ``"[DSCP_TO_TC_MAP|AZURE]"`` or a list of them."""
+    if isinstance(value, str) and not value.startswith("["):
+        return [value.strip()] if value.strip() else []
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for item in items:
+        text = _text(item)
+        if not text:
+            continue
+        for part in text.split(",") if text.startswith("[") else [text]:
+            match = _LEGACY_REF.match(part.strip())
+            out.append(match.group(2) if match else part.strip())
+    return [name for name in out if name]
+
+
+def _port_list(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [t for t in (_text(v) for v in value) if t]
+    text = _text(value)
+    return [p.strip() for p in text.split(",") if p.strip()] if text else []
+
+
+def _threshold(value: float) -> Obj:
+    return {"value": value, "unit": "bytes", "bytes": int(value)}
+
+
+# -- the device ------------------------------------------------------------------------------
+
+
+class _SonicBuilder:
+    """Builds one Device from the merged tables of one group of documents."""
+
+    def __init__(self, tables: Tables, files: list[str], name: str) -> None:
+        self.tables = tables
+        self.files = files
+        self.problems: list[ParseProblem] = []
+        self.device: Obj = new_device(name, "sonic", files[0])
+        self.device.update(files=list(files), buffer_pools={}, buffer_profiles={},
+                           references=[])
+        self.ifaces: dict[str, Obj] = self.device["interfaces"]
+        self.fragment = "PORT" not in tables
+        self.meta: Row | None = tables.get("DEVICE_METADATA", {}).get("localhost")
+        self.map_cache: dict[tuple[str, str],
+                             tuple[dict[int, int], dict[str, SourceRef]]] = {}
+        self.aqm_cache: dict[str, tuple[Obj | None, Obj | None]] = {}
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def rows(self, table: str) -> Iterable[Row]:
+        return self.tables.get(table, {}).values()
+
+    def problem(self, ref: SourceRef, message: str) -> None:
+        self.problems.append(ParseProblem(file=ref.file, line=ref.line, message=message))
+
+    def int_field(self, row: Row, name: str, lo: int, hi: int) -> int | None:
+        """An integer field in [lo, hi]; a wrong value is a problem and is ignored."""
+        value = row.fields.get(name)
+        if value is None:
+            return None
+        text = _text(value)
+        if text is not None and text.lstrip("-").isdigit() and len(text) < 20:
+            number = int(text)
+            if lo <= number <= hi:
+                return number
+        self.problem(row.ref(name), f"{row.owner}: {name} {value!r} is not a number in "
+                                    f"{lo}-{hi}; ignored")
+        return None
+
+    def reference(self, row: Row, field_name: str, kind: str, name: str,
+                  resolved: bool | None = None) -> bool:
+        """Record a by-name reference; returns whether it resolves."""
+        if resolved is None:
+            resolved = name in self.tables.get(kind, {})
+        self.device["references"].append({
+            "kind": kind, "name": name, "owner": row.owner, "resolved": resolved,
+            "src": row.ref(field_name), "field_src": {},
+        })
+        return resolved
+
+    def target(self, row: Row, field_name: str, kind: str) -> Row | None:
+        """The row a reference field names (recorded), or None."""
+        names = _names(row.fields.get(field_name))
+        if not names:
+            return None
+        if self.reference(row, field_name, kind, names[0]):
+            return self.tables[kind][names[0]]
+        return None
+
+    def local_ports(self, row: Row) -> Iterator[tuple[Obj, list[int]]]:
+        """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
+        parts = row.key.split("|")
+        if len(parts) < 2:
+            self.problem(row.src, f"{row.owner}: key is not PORT|ID; ignored")
+            return
+        if len(parts) > 2 and not self.is_local(parts[:-2]):
+            return  # a VOQ system port of another linecard or ASIC
+        try:
+            ids = ([int(parts[-1])] if parts[-1].isdigit() and len(parts[-1]) < 3 else
+                   units.parse_int_list(parts[-1], 0, MAX_QUEUE_ID))
+        except ValueError:
+            self.problem(row.src, f"{row.owner}: {parts[-1]!r} is not a list of ids in "
+                                  f"0-{MAX_QUEUE_ID}; ignored")
+            return
+        for port in _port_list(parts[-2]):
+            iface = self.port(row, port)
+            if iface is not None:
+                yield iface, ids
+
+    def is_local(self, prefix: list[str]) -> bool:
+        meta = self.meta.fields if self.meta is not None else {}
+        host, asic = prefix[0], prefix[1] if len(prefix) > 1 else None
+        return host == meta.get("hostname") and asic in (None, meta.get("asic_name", asic))
+
+    def port(self, row: Row, name: str) -> Obj | None:
+        """The interface ``row`` names; a missing one is an unresolved reference."""
+        iface = self.ifaces.get(name)
+        if iface is None and not self.fragment:
+            kind = "PORTCHANNEL" if name.startswith("PortChannel") else "PORT"
+            self.reference(row, "", kind, name, resolved=False)
+        return iface
+
+    # -- build ---------------------------------------------------------------------------
+
+    def run(self) -> tuple[Device, list[ParseProblem]]:
+        self.metadata()
+        self.ports()
+        self.port_channels()
+        self.l3_interfaces()
+        self.qos_maps()
+        self.watchdog()
+        self.queues()
+        self.buffers()
+        self.neighbors()
+        self.acls()
+        try:
+            device = Device.model_validate(self.device)
+        except ValidationError as exc:  # a parser bug must still name the file
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ParseError(self.files[0], None, f"cannot build the model ({where}: "
+                             f"{first['msg']})") from exc
+        return device, self.problems
+
+    def metadata(self) -> None:
+        row = self.meta
+        if row is None:
+            return
+        device, fs = self.device, self.device["field_src"]
+        device["src"] = row.src
+        if _text(row.fields.get("hostname")) == device["name"]:
+            fs["name"] = row.ref("hostname")
+        for key, name in (("type", "role"), ("hwsku", "platform")):
+            value = _text(row.fields.get(key))
+            if value:
+                device[name] = value
+                fs[name] = row.ref(key)
+        model = row.fields.get("buffer_model")
+        if model in ("traditional", "dynamic"):
+            device["buffer_model"] = model
+            fs["buffer_model"] = row.ref("buffer_model")
+        elif model is not None:
+            self.problem(row.ref("buffer_model"), f"buffer_model {model!r} is not traditional "
+                                                  "or dynamic; ignored")
+
+    def new_iface(self, name: str, kind: str, row: Row, routed: bool = False) -> Obj:
+        iface = self.ifaces[name] = new_interface(name, kind, row.src, routed)
+        iface.update(buffer_pgs={}, buffer_queues={})
+        return iface
+
+    def ports(self) -> None:
+        for row in self.rows("PORT"):
+            iface = self.new_iface(row.key, "physical", row)
+            self.common_port_fields(iface, row, admin_default=False)
+            speed = self.int_field(row, "speed", 1, units.MAX_SPEED_MBPS)
+            if speed is not None:
+                iface["speed_mbps"] = speed
+                iface["field_src"]["speed_mbps"] = row.ref("speed")
+            lanes = _port_list(row.fields.get("lanes"))
+            if lanes:
+                iface["lanes"] = len(lanes)
+                iface["field_src"]["lanes"] = row.ref("lanes")
+        if self.fragment:
+            self.fragment_ports()
+
+    def fragment_ports(self) -> None:
+        """Ports of a document group without a PORT table: PORT_QOS_MAP binds QoS to a port,
+        so its ports are checked as fabric ports; ports that only have queues or buffers are
+        kept (for their buffer assignments) but not taken as routed."""
+        for row in self.rows("PORT_QOS_MAP"):
+            for name in _port_list(row.key):
+                if name != "global" and name not in self.ifaces:
+                    iface = self.new_iface(name, "physical", row, routed=True)
+                    iface["mtu"] = None
+        for table in ("QUEUE", "BUFFER_PG", "BUFFER_QUEUE"):
+            for row in self.rows(table):
+                parts = row.key.split("|")
+                if len(parts) < 2 or (len(parts) > 2 and not self.is_local(parts[:-2])):
+                    continue
+                for name in _port_list(parts[-2]):
+                    if name not in self.ifaces:
+                        self.new_iface(name, "physical", row)["mtu"] = None
+
+    def common_port_fields(self, iface: Obj, row: Row, admin_default: bool) -> None:
+        fs, fields = iface["field_src"], row.fields
+        status = _text(fields.get("admin_status"))
+        iface["admin_up"] = status == "up" if status else admin_default
+        if status:
+            fs["admin_up"] = row.ref("admin_status")
+        description = _text(fields.get("description"))
+        if description:
+            iface["description"] = description
+            fs["description"] = row.ref("description")
+        mtu = self.int_field(row, "mtu", 68, 65535)
+        iface["mtu"] = mtu if mtu is not None else SONIC_DEFAULT_MTU
+        if mtu is not None:
+            fs["mtu"] = row.ref("mtu")
+
+    def port_channels(self) -> None:
+        for row in self.rows("PORTCHANNEL"):
+            iface = self.new_iface(row.key, "port-channel", row)
+            self.common_port_fields(iface, row, admin_default=True)
+            for member in _port_list(row.fields.get("members")):
+                self.join(row, "members", row.key, member)
+        for row in self.rows("PORTCHANNEL_MEMBER"):
+            channel, _, member = row.key.partition("|")
+            if not member:
+                self.problem(row.src, f"{row.owner}: key is not PORTCHANNEL|PORT; ignored")
+                continue
+            if self.reference(row, "", "PORTCHANNEL", channel):
+                self.join(row, "", channel, member)
+
+    def join(self, row: Row, field_name: str, channel: str, member: str) -> None:
+        iface = self.ifaces.get(member)
+        if not self.reference(row, field_name, "PORT", member, resolved=iface is not None):
+            return
+        assert iface is not None
+        iface["port_channel"] = channel
+        iface["field_src"]["port_channel"] = row.ref(field_name)
+
+    def l3_interfaces(self) -> None:
+        for table, kind in (("INTERFACE", "physical"), ("PORTCHANNEL_INTERFACE", "port-channel"),
+                            ("VLAN_INTERFACE", "svi"), ("LOOPBACK_INTERFACE", "loopback")):
+            for row in self.rows(table):
+                name, _, prefix = row.key.partition("|")
+                iface = self.ifaces.get(name)
+                if iface is None:
+                    if kind in ("physical", "port-channel"):
+                        self.reference(row, "", "PORT" if kind == "physical" else "PORTCHANNEL",
+                                       name, resolved=False)
+                        continue
+                    iface = self.new_iface(name, kind, row)
+                    iface["mtu"] = None
+                iface["routed"] = True
+                iface["field_src"].setdefault("routed", row.src)
+                if prefix:
+                    iface["ip_addresses"].append(prefix)
+                    iface["field_src"].setdefault("ip_addresses", row.src)
+                vrf = _text(row.fields.get("vrf_name"))
+                if vrf:
+                    iface["vrf"] = vrf
+                    iface["field_src"]["vrf"] = row.ref("vrf_name")
+        for iface in self.ifaces.values():
+            parent = self.ifaces.get(iface.get("port_channel") or "")
+            if parent is not None and "routed" not in iface["field_src"]:
+                iface["routed"] = parent["routed"]
+
+    # -- QoS -----------------------------------------------------------------------------
+
+    def read_map(self, row: Row, target: str, key_hi: int,
+                 value_hi: int) -> tuple[dict[int, int], dict[str, SourceRef]]:
+        """One map table row: entries and the ``field_src`` of each (read once per map)."""
+        cached = self.map_cache.get((row.table, row.key))
+        if cached is not None:
+            return cached
+        entries: dict[int, int] = {}
+        refs: dict[str, SourceRef] = {}
+        for key, value in row.fields.items():
+            text = _text(value)
+            if (key.isdigit() and len(key) < 4 and int(key) <= key_hi and text is not None
+                    and text.isdigit() and len(text) < 4 and int(text) <= value_hi):
+                entries[int(key)] = int(text)
+                refs[f"{target}[{int(key)}]"] = row.ref(key)
+            else:
+                self.problem(row.ref(key), f"{row.owner}: entry {key!r}: {value!r} is not "
+                                           f"0-{key_hi} -> 0-{value_hi}; ignored")
+        self.map_cache[(row.table, row.key)] = entries, refs
+        return entries, refs
+
+    def chosen_maps(self, row: Row, base: Chosen | None) -> Chosen:
+        """The maps a PORT_QOS_MAP row binds, by ClassMaps field; ``base`` (the global row's)
+        fills the maps the row does not name."""
+        chosen: Chosen = dict(base or {})
+        for map_field, (table, target, key_hi, value_hi) in MAPS.items():
+            map_row = self.target(row, map_field, table)
+            if map_row is not None:
+                chosen[target] = (map_row, *self.read_map(map_row, target, key_hi, value_hi))
+        return chosen
+
+    @staticmethod
+    def maps_obj(chosen: Chosen, src: SourceRef) -> Obj:
+        """A ClassMaps: the chain is the maps, so ``src`` and ``name`` are the DSCP map's."""
+        out: Obj = {"src": src, "field_src": {}}
+        for target, (map_row, entries, refs) in chosen.items():
+            out[target] = entries
+            out["field_src"].update(refs)
+            if target == "dscp_to_tc":
+                out["name"] = map_row.key
+                out["src"] = map_row.src
+        return out
+
+    def qos_maps(self) -> None:
+        rows = self.tables.get("PORT_QOS_MAP", {})
+        global_row = rows.get("global")
+        base = None
+        if global_row is not None:
+            base = self.chosen_maps(global_row, None)
+            qos = self.device["qos"]
+            for key, value in self.maps_obj(base, global_row.src).items():
+                if key == "field_src":
+                    qos["field_src"].update(value)
+                elif key != "src":
+                    qos[key] = value
+        shared: dict[tuple[tuple[str, str], ...], ClassMaps] = {}
+        for row in rows.values():
+            if row.key == "global":
+                continue
+            chosen = self.chosen_maps(row, base)
+            key = tuple(sorted((target, item[0].key) for target, item in chosen.items()))
+            maps = shared.get(key)
+            if maps is None:  # ports bound to the same maps share one validated chain
+                maps = shared[key] = ClassMaps.model_validate(self.maps_obj(chosen, row.src))
+            for name in _port_list(row.key):
+                iface = self.port(row, name)
+                if iface is not None:
+                    self.port_qos(iface, row, maps, chosen)
+
+    def port_qos(self, iface: Obj, row: Row, maps: ClassMaps, chosen: Chosen) -> None:
+        qos = iface["qos"]
+        qos["maps"] = maps
+        qos["field_src"]["maps"] = row.src
+        for target, trust, map_field in (("dscp_to_tc", "dscp", "dscp_to_tc_map"),
+                                         ("cos_to_tc", "cos", "dot1p_to_tc_map")):
+            if target in chosen:
+                qos["trust"] = trust
+                qos["field_src"]["trust"] = (row.ref(map_field) if map_field in row.fields
+                                             else chosen[target][0].src)
+                break
+        pfc = qos["pfc"]
+        if "pfc_enable" in row.fields:
+            ref = row.ref("pfc_enable")
+            pfc["field_src"]["mode"] = ref
+            priorities = self.priorities(row, "pfc_enable")
+            if priorities:
+                pfc.update(mode="on", enabled=True, no_drop=set(priorities))
+                pfc["field_src"]["no_drop"] = ref
+                pfc["field_src"].update({f"priority[{p}]": ref for p in priorities})
+        if "pfcwd_sw_enable" in row.fields:
+            watchdog = pfc["watchdog"]
+            watchdog["priorities"] = set(self.priorities(row, "pfcwd_sw_enable"))
+            watchdog["field_src"]["priorities"] = row.ref("pfcwd_sw_enable")
+
+    def priorities(self, row: Row, name: str) -> list[int]:
+        text = _text(row.fields.get(name))
+        if text is None:
+            self.problem(row.ref(name), f"{row.owner}: {name} is not a priority list; ignored")
+            return []
+        try:
+            return units.parse_int_list(text, 0, 7)
+        except ValueError as exc:
+            self.problem(row.ref(name), f"{row.owner}: {name} {text!r}: {exc}; ignored")
+            return []
+
+    def watchdog(self) -> None:
+        rows = self.tables.get("PFC_WD", {})
+        global_row = rows.get("GLOBAL")
+        qos = self.device["qos"]
+        if global_row is not None:
+            poll = self.int_field(global_row, "POLL_INTERVAL", 1, 86_400_000)
+            defaults = qos["watchdog_defaults"] = {**new_watchdog(), "src": global_row.src}
+            if poll is not None:
+                defaults["polling_ms"] = float(poll)
+                defaults["field_src"]["polling_ms"] = global_row.ref("POLL_INTERVAL")
+        meta = self.meta
+        default_on = meta is not None and meta.fields.get("default_pfcwd_status") == "enable"
+        for iface in self.ifaces.values():
+            if iface["kind"] != "physical":
+                continue
+            watchdog = iface["qos"]["pfc"]["watchdog"]
+            row = rows.get(iface["name"])
+            if row is not None:
+                self.port_watchdog(watchdog, row)
+            elif default_on and meta is not None:
+                watchdog.update(enabled=True, action="drop", timeout_ms=PFCWD_DEFAULT_MS,
+                                recovery_ms=PFCWD_DEFAULT_MS)
+                watchdog["field_src"]["enabled"] = meta.ref("default_pfcwd_status")
+            poll = (qos.get("watchdog_defaults") or {}).get("polling_ms")
+            if watchdog.get("enabled") and poll is not None:
+                watchdog["polling_ms"] = poll
+        for row in rows.values():
+            if row.key != "GLOBAL":
+                self.port(row, row.key)
+
+    def port_watchdog(self, watchdog: Obj, row: Row) -> None:
+        fs = watchdog["field_src"]
+        watchdog["src"] = row.src
+        action = _text(row.fields.get("action"))
+        if action:
+            watchdog["action"] = action
+            fs["action"] = row.ref("action")
+        for key, target in (("detection_time", "timeout_ms"), ("restoration_time",
+                                                               "recovery_ms")):
+            value = self.int_field(row, key, 1, 86_400_000)
+            if value is not None:
+                watchdog[target] = float(value)
+                fs[target] = row.ref(key)
+        watchdog["enabled"] = bool(watchdog.get("timeout_ms"))
+        fs["enabled"] = row.src
+
+    def queues(self) -> None:
+        for wred_row in self.rows("WRED_PROFILE"):  # every profile, so that all are checked
+            self.aqm_cache[wred_row.key] = self.aqm(wred_row)
+        for row in self.rows("QUEUE"):
+            scheduler = self.target(row, "scheduler", "SCHEDULER")
+            wred = self.target(row, "wred_profile", "WRED_PROFILE")
+            ecn, drop = None, None
+            if wred is not None:
+                if wred.key not in self.aqm_cache:
+                    self.aqm_cache[wred.key] = self.aqm(wred)
+                ecn, drop = self.aqm_cache[wred.key]
+            for iface, ids in self.local_ports(row):
+                queues = iface["qos"]["queues"]
+                for queue_id in ids:
+                    queue = queues[queue_id] = new_queue(queue_id, row.src)
+                    if scheduler is not None:
+                        self.scheduling(queue, scheduler, row)
+                    if ecn is not None:
+                        queue["ecn"] = ecn
+                        queue["field_src"]["ecn"] = row.ref("wred_profile")
+                    if drop is not None:
+                        queue["wred"] = drop
+                        queue["field_src"]["wred"] = row.ref("wred_profile")
+
+    def scheduling(self, queue: Obj, scheduler: Row, row: Row) -> None:
+        kind = _text(scheduler.fields.get("type"))
+        mode = _SCHEDULING.get((kind or "").upper())
+        if mode is not None:
+            queue["scheduling"] = mode
+            queue["field_src"]["scheduling"] = row.ref("scheduler")
+        elif kind:
+            self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} is not "
+                                                "STRICT, DWRR or WRR; ignored")
+
+    def aqm(self, row: Row) -> tuple[Obj | None, Obj | None]:
+        """(ECN marking, WRED dropping) of a WRED_PROFILE, as seen by green (RoCE) packets."""
+        fields = row.fields
+        mode = (_text(fields.get("ecn")) or "ecn_none").lower()
+        marks = mode in _GREEN_ECN
+        drops = (_text(fields.get("wred_green_enable")) or "false").lower() == "true"
+        if not marks and not drops:
+            return None, None
+        out: Obj = {"src": row.src, "field_src": {}, "profile": row.key}
+        prefix = "ecn_green_" if marks and "ecn_green_min_threshold" in fields else "green_"
+        for key, target in (("min_threshold", "min_threshold"), ("max_threshold",
+                                                                 "max_threshold")):
+            value = self.int_field(row, prefix + key, 0, units.MAX_BYTES)
+            if value is not None:
+                out[target] = _threshold(float(value))
+                out["field_src"][target] = row.ref(prefix + key)
+        prob_key = "ecn_green_mark_probability" if prefix == "ecn_green_" else (
+            "green_drop_probability")
+        probability = self.int_field(row, prob_key, 0, 100)
+        out["probability"] = 100 if probability is None else probability
+        if probability is not None:
+            out["field_src"]["probability"] = row.ref(prob_key)
+        return (out, None) if marks else (None, out)
+
+    # -- buffers -------------------------------------------------------------------------
+
+    def buffers(self) -> None:
+        pools, profiles = self.device["buffer_pools"], self.device["buffer_profiles"]
+        for row in self.rows("BUFFER_POOL"):
+            pool: Obj = {"name": row.key, "src": row.src, "field_src": {}}
+            kind = _text(row.fields.get("type"))
+            if kind in ("ingress", "egress"):
+                pool["type"] = kind
+            mode = _text(row.fields.get("mode"))
+            if mode in ("static", "dynamic"):
+                pool["mode"] = mode
+            self.sizes(pool, row, ("size", "xoff"))
+            pools[row.key] = pool
+        for row in self.rows("BUFFER_PROFILE"):
+            profile: Obj = {"name": row.key, "src": row.src, "field_src": {}}
+            names = _names(row.fields.get("pool"))
+            if names:
+                profile["pool"] = names[0]
+                self.reference(row, "pool", "BUFFER_POOL", names[0])
+            self.sizes(profile, row, ("size", "xon", "xoff", "xon_offset"))
+            for key in ("dynamic_th", "static_th"):
+                value = self.int_field(row, key, -(1 << 62), 1 << 62)
+                if value is not None:
+                    profile[key] = value
+                    profile["field_src"][key] = row.ref(key)
+            profiles[row.key] = profile
+        for table, target in (("BUFFER_PG", "buffer_pgs"), ("BUFFER_QUEUE", "buffer_queues")):
+            for row in self.rows(table):
+                assignment = self.assignment(row)
+                for iface, ids in self.local_ports(row):
+                    for n in ids:
+                        iface[target][n] = assignment
+        self.cable_lengths()
+
+    def sizes(self, obj: Obj, row: Row, keys: Iterable[str]) -> None:
+        for key in keys:
+            value = self.int_field(row, key, 0, units.MAX_BYTES)
+            if value is not None:
+                obj[key] = value
+                obj["field_src"][key] = row.ref(key)
+
+    def assignment(self, row: Row) -> Obj:
+        names = _names(row.fields.get("profile"))
+        out: Obj = {"src": row.src, "field_src": {}}
+        if not names or names[0] == "NULL":
+            out["dynamic"] = True
+            return out
+        out["profile"] = names[0]
+        out["field_src"]["profile"] = row.ref("profile")
+        self.reference(row, "profile", "BUFFER_PROFILE", names[0])
+        return out
+
+    def cable_lengths(self) -> None:
+        # Rendered buffer files list every port of the platform: unknown ports are not errors.
+        for row in self.rows("CABLE_LENGTH"):
+            for port, value in row.fields.items():
+                iface = self.ifaces.get(port)
+                text = _text(value)
+                match = _CABLE.match(text) if text is not None else None
+                if match is None:
+                    self.problem(row.ref(port), f"{row.owner}: cable length {value!r} of "
+                                                f"{port} is not metres; ignored")
+                elif iface is not None:
+                    iface["cable_length_m"] = float(match.group(1))
+                    iface["field_src"]["cable_length_m"] = row.ref(port)
+
+    def neighbors(self) -> None:
+        for row in self.rows("DEVICE_NEIGHBOR"):
+            # config_db keys the table by local port; the YANG model by peer, with local_port
+            local = _text(row.fields.get("local_port")) or row.key
+            name = _text(row.fields.get("name")) or (row.key if local != row.key else None)
+            port = _text(row.fields.get("port"))
+            iface = self.port(row, local)
+            if iface is not None and name and port:
+                iface["neighbor"] = {"device": name, "interface": port}
+                iface["field_src"]["neighbor"] = row.src
+
+    # -- ACLs ----------------------------------------------------------------------------
+
+    def acls(self) -> None:
+        acls = self.device["acls"]
+        for row in self.rows("ACL_TABLE"):
+            kind = (_text(row.fields.get("type")) or "").upper()
+            if kind == "CTRLPLANE":
+                continue
+            family = "ipv6" if kind.endswith("V6") else "mac" if kind == "L2" else "ipv4"
+            acls[row.key] = {"name": row.key, "family": family, "src": row.src, "field_src": {},
+                             "entries": [], "implicit_action": "permit"}
+            stage = (_text(row.fields.get("stage")) or "ingress").lower()
+            direction = "out" if stage == "egress" else "in"
+            for port in _port_list(row.fields.get("ports")):
+                iface = self.port(row, port)
+                if iface is not None:
+                    iface["acls"].append({"name": row.key, "direction": direction,
+                                          "family": family, "src": row.ref("ports"),
+                                          "field_src": {}})
+        entries: dict[str, list[tuple[int, Obj]]] = {}
+        for row in self.rows("ACL_RULE"):
+            table, _, rule = row.key.partition("|")
+            if table not in acls:
+                if table not in self.tables.get("ACL_TABLE", {}):
+                    self.reference(row, "", "ACL_TABLE", table, resolved=False)
+                continue
+            entry = self.acl_entry(row, rule)
+            if entry is not None:
+                entries.setdefault(table, []).append((entry["seq"], entry))
+        for table, items in entries.items():
+            items.sort(key=lambda item: -item[0])  # stable: equal priorities keep file order
+            acls[table]["entries"] = [entry for _, entry in items]
+
+    def acl_entry(self, row: Row, rule: str) -> Obj | None:
+        fields = {k.upper(): v for k, v in row.fields.items()}
+        refs = {k.upper(): row.ref(k) for k in row.fields}
+        priority_row = Row(row.table, row.key, fields, row.src, {}, refs)
+        priority = self.int_field(priority_row, "PRIORITY", 0, 1 << 32)
+        if priority is None:
+            if "PRIORITY" not in fields:
+                self.problem(row.src, f"{row.owner}: rule without PRIORITY; ignored")
+            return None
+        action = (_text(fields.get("PACKET_ACTION")) or "FORWARD").upper()
+        entry: Obj = {"seq": priority, "action": "deny" if action == "DROP" else "permit",
+                      "src": row.src, "field_src": {}, "qualifiers": []}
+        words = [f"{rule} (priority {priority}): {action}"]
+        for key, value in fields.items():
+            if key in _ACL_META or key.startswith(_ACL_NON_MATCH_PREFIXES):
+                continue
+            text = _text(value) or str(value)
+            words.append(f"{key} {text}")
+            self.acl_match(entry, key, text)
+        entry["text"] = " ".join(words)
+        return entry
+
+    @staticmethod
+    def acl_match(entry: Obj, key: str, text: str) -> None:
+        """One match field of an ACL rule into the entry (anything unknown narrows it)."""
+        if key in ("IP_PROTOCOL", "NEXT_HEADER"):
+            number = int(text, 16) if text.lower().startswith("0x") and len(text) < 8 else (
+                int(text) if text.isdigit() and len(text) < 4 else None)
+            entry["protocol"] = _PROTOCOLS.get(number, text) if number is not None else text
+        elif key in ("L4_DST_PORT", "L4_SRC_PORT", "L4_DST_PORT_RANGE", "L4_SRC_PORT_RANGE"):
+            lo, _, hi = text.partition("-")
+            target = "dst_port" if "_DST_" in key else "src_port"
+            if lo.isdigit() and (not hi or hi.isdigit()) and len(lo) < 6 and len(hi) < 6:
+                high = int(hi) if hi else int(lo)
+                entry[target] = {"op": "range" if hi else "eq", "ranges": [(int(lo), high)]}
+            else:
+                entry["qualifiers"].append(f"{key} {text}")
+        elif key in ("SRC_IP", "SRC_IPV6"):
+            entry["src_addr"] = text
+        elif key in ("DST_IP", "DST_IPV6"):
+            entry["dst_addr"] = text
+        elif key == "DSCP" and text.isdigit() and len(text) < 3:
+            entry["dscp"] = [int(text)]
+        elif key == "IP_TYPE" and text.upper() in _IP_TYPES:
+            return
+        elif key == "IP_TYPE" and not text.upper().startswith("NON_IPV"):
+            entry["protocol"] = text.lower()  # NON_IP, ARP …: never UDP
+        elif key == "ETHER_TYPE":
+            try:
+                ethertype = int(text, 0) if len(text) < 10 else -1
+            except ValueError:
+                ethertype = -1
+            if ethertype not in _IP_ETHERTYPES:
+                entry["protocol"] = f"ethertype {text}"
+        else:
+            entry["qualifiers"].append(f"{key} {text}")
+
+
+# -- the parser ------------------------------------------------------------------------------
+
+
+class SonicParser:
+    name = "sonic"
+    label = "SONiC config_db.json"
+    vendor = "sonic"
+
+    def sniff(self, head: str) -> int:
+        stripped = head.lstrip()
+        if not stripped.startswith("{") or any(mark in head for mark in _TEMPLATE):
+            return 0
+        tables = {m.group(1) for m in _SIGNAL.finditer(head)} & SIGNAL_TABLES
+        if not tables:
+            return 0
+        return min(100, 55 + 15 * len(tables))
+
+    def parse(self, text: str, path: str) -> ParseResult:
+        result = self.parse_documents([(text, path)])
+        fatal = [p for p in result.problems if p.fatal]
+        if fatal and not result.devices:
+            raise ParseError(path, fatal[0].line, fatal[0].message)
+        return result
+
+    def parse_documents(self, docs: list[tuple[str, str]]) -> ParseResult:
+        """Parse the documents of one folder: one device per hostname (see the module doc)."""
+        loaded: list[Document] = []
+        problems: list[ParseProblem] = []
+        for text, path in docs:
+            try:
+                loaded.append(load_document(text, path))
+            except ParseError as exc:
+                problems.append(ParseProblem(file=exc.file, line=exc.line, message=exc.message,
+                                             kind="parse-error", fatal=True))
+        devices = []
+        for name, group in _group(loaded):
+            tables = merge_tables(group)
+            builder = _SonicBuilder(tables, [d.path for d in group], name)
+            try:
+                device, built = builder.run()
+            except ParseError as exc:
+                problems.append(ParseProblem(file=exc.file, line=exc.line, message=exc.message,
+                                             kind="parse-error", fatal=True))
+                continue
+            devices.append(device)
+            problems += [p for d in group for p in d.problems] + built
+        return ParseResult(
+            devices=devices, problems=problems, lines=sum(d.lines for d in loaded) or 1,
+            unknown_lines=sum(d.unknown for d in loaded),
+        )
+
+
+def _group(docs: list[Document]) -> list[tuple[str, list[Document]]]:
+    """Documents by hostname; nameless ones join the only hostname, else stand alone."""
+    named: dict[str, list[Document]] = {}
+    nameless: list[Document] = []
+    for doc in docs:
+        host = doc.hostname
+        if host is None:
+            nameless.append(doc)
+        else:
+            named.setdefault(host, []).append(doc)
+    if len(named) == 1 and nameless:
+        host = next(iter(named))
+        return [(host, docs)]  # in the given order: the later document wins
+    return [*named.items(), *((PurePath(d.path).stem, [d]) for d in nameless)]
