@@ -223,9 +223,12 @@ def _assemble(
     if options.baseline is not None:
         findings, baselined = apply_baseline(findings, load_baseline(options.baseline))
     findings.sort(key=Finding.sort_key)
+    # Inputs fablint could not fully read make the run incomplete: exit code 2. A stray file in
+    # a folder that is in no supported format does not; a damaged one (parse-error) does.
     errors = [
         p for p in fabric.problems
-        if p.fatal and (p.kind != "unsupported" or _explicit(fabric, p.file))
+        if (p.fatal and (p.kind != "unsupported" or _explicit(fabric, p.file)))
+        or p.kind == "parse-error"
     ]
     return LintResult(
         fabric=fabric, findings=findings, rules=rules, suppressed=suppressed,

@@ -97,9 +97,7 @@ def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[File
         try:
             text = read_text(Path(path))
         except InputError as exc:
-            failed.append(FileOutcome(info, problems=[ParseProblem(
-                file=path, line=exc.line, message=exc.message, kind=exc.kind, fatal=True,
-            )]))
+            failed.append(FileOutcome(info, problems=[_input_problem(path, exc)]))
             continue
         info.bytes = len(text)
         readable.append((info, text))
@@ -166,6 +164,17 @@ def discover(
     return out
 
 
+CONFIG_SUFFIXES = frozenset({".json", ".cfg", ".conf"})
+"""Names that promise a configuration: binary content there is damage, not a stray file."""
+
+
+def _input_problem(path: str, exc: InputError) -> ParseProblem:
+    kind = exc.kind
+    if kind == "unsupported" and Path(path).suffix.lower() in CONFIG_SUFFIXES:
+        kind = "unreadable"
+    return ParseProblem(file=path, line=exc.line, message=exc.message, kind=kind, fatal=True)
+
+
 def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutcome:
     """Read, recognise and parse one file. Never raises: failures become problems."""
     info = InputFile(path=path, explicit=explicit)
@@ -173,9 +182,7 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     try:
         text = read_text(Path(path))
     except InputError as exc:
-        outcome.problems.append(ParseProblem(
-            file=path, line=exc.line, message=exc.message, kind=exc.kind, fatal=True,
-        ))
+        outcome.problems.append(_input_problem(path, exc))
         return outcome
     info.bytes = len(text)
     detection = detect(text, forced)

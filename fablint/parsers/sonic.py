@@ -179,8 +179,11 @@ class _DocumentLoader:
         self.unknown = 0
         self.list_fields = '@"' in text
 
-    def problem(self, line: int | None, message: str) -> None:
-        self.problems.append(ParseProblem(file=self.path, line=line, message=message))
+    def problem(self, line: int | None, message: str, kind: str = "parse-error") -> None:
+        """Structural faults of the document (duplicate keys, a table that is not an object):
+        the file is not a valid config_db, even though the rest of it is still used."""
+        self.problems.append(ParseProblem(file=self.path, line=line, message=message,
+                                          kind=kind))  # type: ignore[arg-type]
 
     def run(self) -> Document:
         try:
@@ -353,8 +356,9 @@ class _SonicBuilder:
     def rows(self, table: str) -> Iterable[Row]:
         return self.tables.get(table, {}).values()
 
-    def problem(self, ref: SourceRef, message: str) -> None:
-        self.problems.append(ParseProblem(file=ref.file, line=ref.line, message=message))
+    def problem(self, ref: SourceRef, message: str, kind: str = "invalid-value") -> None:
+        self.problems.append(ParseProblem(file=ref.file, line=ref.line, message=message,
+                                          kind=kind))  # type: ignore[arg-type]
 
     def int_field(self, row: Row, name: str, lo: int, hi: int) -> int | None:
         """An integer field in [lo, hi]; a wrong value is a problem and is ignored."""
@@ -366,8 +370,12 @@ class _SonicBuilder:
             number = int(text)
             if lo <= number <= hi:
                 return number
-        self.problem(row.ref(name), f"{row.owner}: {name} {value!r} is not a number in "
-                                    f"{lo}-{hi}; ignored")
+            self.problem(row.ref(name), f"{row.owner}: {name} {number} is outside "
+                                        f"{lo}-{hi}; ignored")
+            return None
+        # Not a number at all: the document breaks the config_db schema (YANG rejects it).
+        self.problem(row.ref(name), f"{row.owner}: {name} {value!r} is not a number "
+                                    f"({lo}-{hi}); ignored", kind="parse-error")
         return None
 
     def reference(self, row: Row, field_name: str, kind: str, name: str,
