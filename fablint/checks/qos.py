@@ -55,32 +55,46 @@ class RoceDscpLossless(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossless = ctx.policy.pfc.lossless_priorities
         target_tc = lossless[0] if lossless else None
+        # Ports that share a map and get it wrong the same way make one finding, on the map.
+        groups: dict[tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]],
+                     list[Interface]] = {}
         for iface in ctx.fabric_ports(device):
             active = iface.qos.pfc.active_priorities
             if not active or not _dscp_classifies(iface):
                 continue
             maps = device.maps_for(iface)
-            wrong: dict[int, int | None] = {}
-            for dscp in ctx.policy.classification.roce_dscp:
-                tc = maps.tc_for_dscp(dscp)
-                if tc is None or maps.pfc_priority_of(tc) not in active:
-                    wrong[dscp] = tc
-            if not wrong:
-                continue
-            first = min(wrong)
+            wrong = tuple(
+                (dscp, tc) for dscp in ctx.policy.classification.roce_dscp
+                if (tc := maps.tc_for_dscp(dscp)) is None
+                or maps.pfc_priority_of(tc) not in active
+            )
+            if wrong:
+                groups.setdefault((id(maps), frozenset(active), wrong), []).append(iface)
+        for (_, active, wrong), ports in groups.items():
+            first = ports[0]
+            maps = device.maps_for(first)
             landing = ", ".join(
                 f"DSCP {d} -> {'no class (default)' if tc is None else f'traffic class {tc}'}"
-                for d, tc in sorted(wrong.items())
+                for d, tc in wrong
             )
+            where = first.name if len(ports) == 1 else (
+                f"{len(ports)} ports ({_names(ports)})")
             yield self.finding(
-                device, iface.name, _maps_ref(maps, first, iface),
-                f"RoCE traffic on {iface.name} is not lossless: {landing}; PFC pauses "
+                device, first.name if len(ports) == 1 else (maps.name or "qos map"),
+                _maps_ref(maps, wrong[0][0], first),
+                f"RoCE traffic on {where} is not lossless: {landing}; PFC pauses "
                 f"priority {fmt_priorities(active)}",
                 fix=FixIntent("dscp-map", {
-                    "interface": iface.name, "dscp": sorted(wrong), "tc": target_tc,
-                    "map": maps.name, "port_map": iface.qos.maps is not None,
+                    "interface": first.name, "dscp": [d for d, _ in wrong], "tc": target_tc,
+                    "map": maps.name, "port_map": first.qos.maps is not None,
+                    "interfaces": [p.name for p in ports],
                 }) if target_tc is not None else None,
             )
+
+
+def _names(ports: list[Interface], limit: int = 4) -> str:
+    names = [p.name for p in ports[:limit]]
+    return ", ".join(names) + (f", … {len(ports) - limit} more" if len(ports) > limit else "")
 
 
 @register

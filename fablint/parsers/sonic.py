@@ -705,6 +705,13 @@ class _SonicBuilder:
                 watchdog.update(enabled=True, action="drop", timeout_ms=PFCWD_DEFAULT_MS,
                                 recovery_ms=PFCWD_DEFAULT_MS)
                 watchdog["field_src"]["enabled"] = meta.ref("default_pfcwd_status")
+            elif meta is None and not rows and watchdog.get("priorities"):
+                # A rendered QoS fragment: PFC_WD is written at boot by 'pfcwd start_default'
+                # from DEVICE_METADATA, which lives in another file. The fragment's
+                # pfcwd_sw_enable is the template's intent; take it rather than report a
+                # watchdog that is merely not in this file.
+                watchdog["enabled"] = True
+                watchdog["field_src"]["enabled"] = watchdog["field_src"]["priorities"]
             poll = (qos.get("watchdog_defaults") or {}).get("polling_ms")
             if watchdog.get("enabled") and poll is not None:
                 watchdog["polling_ms"] = poll
