@@ -92,6 +92,9 @@ class RoceDscpLossless(Rule):
             )
 
 
+_PORT_KINDS = frozenset({"PORT", "PORTCHANNEL", "interface", "port"})
+
+
 def _names(ports: list[Interface], limit: int = 4) -> str:
     names = [p.name for p in ports[:limit]]
     return ", ".join(names) + (f", … {len(ports) - limit} more" if len(ports) > limit else "")
@@ -246,7 +249,9 @@ class DanglingReference(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         for ref in device.references:
-            if ref.resolved:
+            # A table naming a port that is not there (an ACL bound to a removed port-channel)
+            # configures nothing that carries RoCE; only references to settings count here.
+            if ref.resolved or ref.kind in _PORT_KINDS:
                 continue
             yield self.finding(
                 device, ref.owner, ref.src,
