@@ -29,14 +29,18 @@ FORMATS = ("text", "json", "sarif", "junit", "github")
 FINDING_KEYS = {"rule", "name", "severity", "category", "device", "object", "file", "line",
                 "message", "fix", "fingerprint"}
 
-# fixtures/demo/README.md: (device, rule) -> (file, text of the line the finding must point at)
+# fixtures/demo/README.md: (device, rule) -> (file, text of the line the finding must point at,
+# and, where that text recurs in the file, a line of the section it must be found in: the
+# first line containing the text after that one is the line the finding must cite).
 PLANTED = {
-    ("spine2", "ECN003"): ("spine2.cfg", "random-detect ecn minimum-threshold 1500 kbytes"),
-    ("leaf2", "MTU001"): ("leaf2.cfg", "interface Ethernet50/1"),
-    ("leaf3", "ACL001"): ("leaf3.cfg", "ip access-group HOST-PROTECT in"),
-    ("leaf4", "PFC001"): ("leaf4.cfg", "interface Ethernet3/1"),
-    ("leaf4", "ECN001"): ("leaf4.cfg", "interface Ethernet3/1"),
-    ("leaf4", "PFC003"): ("leaf4.cfg", "flowcontrol receive on"),
+    ("spine2", "ECN003"): ("spine2.cfg", "random-detect ecn minimum-threshold 1500 kbytes", None),
+    ("leaf2", "MTU001"): ("leaf2.cfg", "interface Ethernet50/1", None),
+    ("leaf3", "ACL001"): ("leaf3.cfg", "ip access-group HOST-PROTECT in", None),
+    ("leaf3", "PFC003"): ("leaf3.cfg", "flowcontrol receive on", None),
+    # SONiC: the port's own entry in the PORT table, as EOS and NX-OS cite the interface line
+    ("leaf4", "PFC001"): ("leaf4/config_db.json", '"Ethernet16": {', '    "PORT": {'),
+    # one finding for the shared map, at the entry that sends RoCE DSCP 24 to lossy TC 1
+    ("leaf4", "QOS001"): ("leaf4/config_db.json", '"24": "1"', '    "DSCP_TO_TC_MAP": {'),
 }
 
 EOS_HEADER = """\
@@ -131,8 +135,13 @@ def _text_findings(text: str) -> set[tuple[str, int, str, str]]:
     return out
 
 
-def _line_of(file: str, line: int) -> str:
-    return (REPO / file).read_text(encoding="utf-8").splitlines()[line - 1]
+def _planted_at(device: str, rule: str) -> tuple[str, int]:
+    """(file as reported for 'fixtures/demo', line) where the planted fault must be cited."""
+    file, text, section = PLANTED[(device, rule)]
+    lines = (DEMO / file).read_text(encoding="utf-8").splitlines()
+    start = 0 if section is None else lines.index(section)
+    line = next(n for n, content in enumerate(lines[start:], start + 1) if text in content)
+    return f"fixtures/demo/{file}", line
 
 
 @BOTH
@@ -140,26 +149,24 @@ def test_lint_demo_text_reports_every_planted_fault_with_file_and_line(cli: Runn
     run = cli("lint", "fixtures/demo")
     assert run.code == 1
     rows = _text_findings(run.stdout)
+    assert len(rows) == len(PLANTED)
     assert {(device, rule) for _, _, rule, device in rows} == set(PLANTED)
     for file, line, rule, device in rows:
-        expected_file, expected_text = PLANTED[(device, rule)]
-        assert file == f"fixtures/demo/{expected_file}"
-        assert expected_text in _line_of(file, line), (rule, device, file, line)
-    assert run.stdout.rstrip().splitlines()[-1].startswith("6 problems (5 errors, 1 warning)")
+        assert (file, line) == _planted_at(device, rule), (rule, device)
+    assert run.stdout.rstrip().splitlines()[-1] == (
+        "6 problems (6 errors) in 6 devices in 6 files; 6 with a fix shown.")
 
 
 def test_lint_demo_github_format_has_file_and_line() -> None:
     run = run_inprocess("lint", "--format", "github", "fixtures/demo")
     assert run.code == 1
-    found = set()
+    found = []
     for line in run.stdout.splitlines():
         match = re.match(r"^::(error|warning) file=([^,]+),line=(\d+),title=(\w+) ", line)
         assert match, line
-        found.add((match[2], int(match[3]), match[4]))
-    assert len(found) == len(PLANTED)
-    for file, line, rule in found:
-        assert any(rule == r and file.endswith(f) and t in _line_of(file, line)
-                   for (_, r), (f, t) in PLANTED.items()), (file, line, rule)
+        found.append((match[1], match[2], int(match[3]), match[4]))
+    assert sorted(found) == sorted(
+        ("error", *_planted_at(device, rule), rule) for device, rule in PLANTED)
 
 
 @BOTH
@@ -176,9 +183,13 @@ def test_lint_demo_json(cli: Runner) -> None:
         assert isinstance(finding["line"], int) and finding["line"] > 0
         assert re.fullmatch(r"[0-9a-f]{32}", finding["fingerprint"])
         assert finding["name"] == REGISTRY[finding["rule"]].name
+        assert finding["severity"] == "error"
+        assert (finding["file"], finding["line"]) == _planted_at(finding["device"],
+                                                                 finding["rule"])
     assert _pairs(doc) == set(PLANTED)
     summary = doc["summary"]
-    assert summary["total"] == 6 and summary["errors"] == 5 and summary["warnings"] == 1
+    assert summary["total"] == 6 and summary["errors"] == 6 and summary["warnings"] == 0
+    assert summary["by_rule"] == {rule: 1 for _, rule in PLANTED}
     assert summary["devices"] == 6 and summary["files"] == 6
     assert summary["exit_code"] == 1
 
@@ -189,10 +200,27 @@ def test_fail_on_never_exits_zero_but_still_reports() -> None:
     assert _pairs(_json(run)) == set(PLANTED)
 
 
-def test_fail_on_levels() -> None:
-    only_warning = ["--select", "ECN001", "--format", "json", "fixtures/demo"]
-    assert run_inprocess("lint", *only_warning).code == 0  # default: error
+ECN_LINE = ("      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
+            "max-mark-probability 100\n")
+
+
+def test_fail_on_levels(tmp_path: Path) -> None:
+    # The demo has errors only: a leaf1 whose RoCE queue lost its ECN marking has warnings only.
+    text = (DEMO / "leaf1.cfg").read_text(encoding="utf-8")
+    assert text.count(ECN_LINE) == 1
+    leaf = tmp_path / "leaf1.cfg"
+    leaf.write_text(text.replace(ECN_LINE, ""), encoding="utf-8")
+    only_warning = ["--format", "json", str(leaf)]
+    run = run_inprocess("lint", *only_warning)
+    assert run.code == 0  # default: error
+    findings = _json(run)["findings"]
+    assert findings
+    assert {(f["device"], f["rule"], f["severity"]) for f in findings} == {
+        ("leaf1", "ECN001", "warning")}
+    assert run_inprocess("lint", "--fail-on", "error", *only_warning).code == 0
     assert run_inprocess("lint", "--fail-on", "warning", *only_warning).code == 1
+    assert run_inprocess("lint", "--fail-on", "info", *only_warning).code == 1
+    assert run_inprocess("lint", "--fail-on", "never", *only_warning).code == 0
 
 
 def test_select_family_only_runs_that_family() -> None:
@@ -203,15 +231,18 @@ def test_select_family_only_runs_that_family() -> None:
 
 def test_select_by_category_and_name() -> None:
     by_category = _json(run_inprocess("lint", "--select", "ecn", "-f", "json", "fixtures/demo"))
-    assert {f["rule"] for f in by_category["findings"]} == {"ECN001", "ECN003"}
+    assert _pairs(by_category) == {("spine2", "ECN003")}
+    by_category = _json(run_inprocess("lint", "--select", "pfc", "-f", "json", "fixtures/demo"))
+    assert _pairs(by_category) == {("leaf3", "PFC003"), ("leaf4", "PFC001")}
     by_name = _json(run_inprocess("lint", "--select", "acl-drops-roce", "-f", "json",
                                   "fixtures/demo"))
     assert _pairs(by_name) == {("leaf3", "ACL001")}
 
 
 def test_ignore_removes_a_rule() -> None:
-    doc = _json(run_inprocess("lint", "--ignore", "ECN001", "--format", "json", "fixtures/demo"))
-    assert _pairs(doc) == set(PLANTED) - {("leaf4", "ECN001")}
+    # leaf3 has two faults: ignoring one rule keeps the other.
+    doc = _json(run_inprocess("lint", "--ignore", "PFC003", "--format", "json", "fixtures/demo"))
+    assert _pairs(doc) == set(PLANTED) - {("leaf3", "PFC003")}
 
 
 @BOTH
@@ -237,12 +268,14 @@ def test_binary_file_on_command_line_exits_2_and_others_are_still_linted(
 ) -> None:
     blob = tmp_path / "dump.bin"
     blob.write_bytes(b"\x00\x01\x02\xffbinary\x00junk" * 10)
-    run = cli("lint", "--format", "json", "fixtures/demo/leaf2.cfg", "fixtures/demo/leaf4.cfg",
-              str(blob))
+    run = cli("lint", "--format", "json", "fixtures/demo/leaf2.cfg",
+              "fixtures/demo/leaf4/config_db.json", str(blob))
     assert run.code == 2
     doc = _json(run)
-    pairs = _pairs(doc)
-    assert {("leaf2", "MTU001"), ("leaf4", "PFC001"), ("leaf4", "PFC003")} <= pairs
+    others = [f for f in doc["findings"] if f["file"] != str(blob)]
+    assert sorted((f["device"], f["rule"], f["file"], f["line"]) for f in others) == sorted(
+        (device, rule, *_planted_at(device, rule))
+        for device, rule in (("leaf2", "MTU001"), ("leaf4", "PFC001"), ("leaf4", "QOS001")))
     assert [e["file"] for e in doc["errors"]] == [str(blob)]
     assert doc["summary"]["unparsed_files"] == 1
     about_blob = [f for f in doc["findings"] if f["file"] == str(blob)]
@@ -317,7 +350,10 @@ SHIFT = "\n! re-exported by the config archive\n!\n\n"
 
 
 def _shift(path: Path) -> None:
-    path.write_text(SHIFT + path.read_text(encoding="utf-8"), encoding="utf-8")
+    """Move every line of a config down by the same amount: comments in CLI configs, blank
+    lines before the document in a SONiC config_db.json."""
+    prefix = "\n" * SHIFT.count("\n") if path.suffix == ".json" else SHIFT
+    path.write_text(prefix + path.read_text(encoding="utf-8"), encoding="utf-8")
 
 
 def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path) -> None:
@@ -341,7 +377,10 @@ def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path
     assert doc["summary"]["baselined"] == 6
 
     # Every file moves down (comments and blank lines at the top), and leaf1 gets a new fault.
-    for path in fabric.glob("*.cfg"):
+    shifted = sorted(p for p in fabric.rglob("*") if p.is_file() and p.name != "README.md")
+    assert [p.relative_to(fabric).as_posix() for p in shifted] == [
+        "leaf1.cfg", "leaf2.cfg", "leaf3.cfg", "leaf4/config_db.json", "spine1.cfg", "spine2.cfg"]
+    for path in shifted:
         _shift(path)
     leaf1 = fabric / "leaf1.cfg"
     text = leaf1.read_text(encoding="utf-8")
@@ -366,9 +405,12 @@ def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path
     original = _json(run_inprocess("lint", "-f", "json", "fixtures/demo"))
     shift = SHIFT.count("\n")
     lines = {(f["device"], f["rule"]): f["line"] for f in original["findings"]}
+    assert set(lines) == set(PLANTED)
+    assert {(f["device"], f["rule"]) for f in full["findings"]} == set(PLANTED) | {
+        ("leaf1", "MTU001")}
     for f in full["findings"]:
         if (f["device"], f["rule"]) in lines:
-            assert f["line"] == lines[(f["device"], f["rule"])] + shift
+            assert f["line"] == lines[(f["device"], f["rule"])] + shift, f
 
 
 def test_baseline_that_is_not_json_is_a_usage_error(tmp_path: Path) -> None:

@@ -114,9 +114,11 @@ def test_discover_missing_path_raises(tmp_path: Path) -> None:
 
 def test_discover_demo_fixture() -> None:
     found = discover([str(DEMO)])
-    names = [Path(p).name for p, _ in found]
-    assert names == ["leaf1.cfg", "leaf2.cfg", "leaf3.cfg", "leaf4.cfg", "spine1.cfg",
-                     "spine2.cfg"]  # README.md is skipped
+    # README.md is skipped; the SONiC leaf's folder is walked after the files beside it.
+    assert _rel(found, DEMO) == [
+        ("leaf1.cfg", False), ("leaf2.cfg", False), ("leaf3.cfg", False), ("spine1.cfg", False),
+        ("spine2.cfg", False), ("leaf4/config_db.json", False),
+    ]
 
 
 # -- detection on the real-world corpus ------------------------------------------------------

@@ -22,8 +22,8 @@ from fablint.report.common import DOCS_URL
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "demo"
-PLANTED = {("spine2", "ECN003"), ("leaf2", "MTU001"), ("leaf3", "ACL001"), ("leaf4", "PFC001"),
-           ("leaf4", "ECN001"), ("leaf4", "PFC003")}
+PLANTED = {("spine2", "ECN003"), ("leaf2", "MTU001"), ("leaf3", "ACL001"), ("leaf3", "PFC003"),
+           ("leaf4", "PFC001"), ("leaf4", "QOS001")}
 
 
 def _sarif_schema() -> dict:
@@ -184,12 +184,43 @@ def test_junit_demo_counts(demo: LintResult) -> None:
     device_rules = [r for r in demo.rules if r.category != "parse"]
     assert len(device_rules) >= 8
     assert suite.get("tests") == str(6 * len(device_rules))  # one case per (device, rule)
-    assert suite.get("failures") == "5"  # the ECN001 warning passes at --fail-on error
-    warning_case = [c for c in suite.findall("testcase")
-                    if c.get("classname") == "leaf4" and c.get("name", "").startswith("ECN001")]
-    assert warning_case[0].find("failure") is None
-    out = warning_case[0].find("system-out")
-    assert out is not None and "Ethernet3/1" in (out.text or "")
+    assert suite.get("failures") == "6"  # six errors, each failing its own (device, rule) case
+    cases = {(c.get("classname"), c.get("name", "").split()[0]): c
+             for c in suite.findall("testcase")}
+    assert {key for key, c in cases.items() if c.find("failure") is not None} == PLANTED
+    assert all(c.find("system-out") is None for c in cases.values())
+    failure = cases[("leaf4", "PFC001")].find("failure")
+    assert failure is not None and failure.get("type") == "error"
+    assert (failure.text or "").startswith(f"{DEMO / 'leaf4' / 'config_db.json'}:31 [error] ")
+    assert "Ethernet16" in (failure.text or "")
+
+
+def test_junit_warning_below_fail_on_passes_with_its_findings_as_output(
+    tmp_path: Path,
+) -> None:
+    # The demo has errors only: leaf1 with the ECN marking removed from its RoCE queue has only
+    # ECN001 warnings, which pass at the default --fail-on error.
+    ecn = ("      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
+           "max-mark-probability 100\n")
+    config = (DEMO / "leaf1.cfg").read_text(encoding="utf-8")
+    assert config.count(ecn) == 1
+    leaf = tmp_path / "leaf1.cfg"
+    leaf.write_text(config.replace(ecn, ""), encoding="utf-8")
+    result = _lint(leaf)
+    assert result.findings and {(f.device, f.rule, f.severity) for f in result.findings} == {
+        ("leaf1", "ECN001", Severity.WARNING)}
+    root = ET.fromstring(junit.render(result))
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert suite.get("failures") == root.get("failures") == "0"
+    (case,) = [c for c in suite.findall("testcase")
+               if c.get("classname") == "leaf1" and c.get("name", "").startswith("ECN001 ")]
+    assert case.find("failure") is None
+    out = case.find("system-out")
+    assert out is not None
+    for finding in result.findings:
+        assert f"{leaf}:{finding.line} [warning] {finding.message}" in (out.text or "")
+    assert "Ethernet49/1" in (out.text or "")
 
 
 # -- GitHub annotations ----------------------------------------------------------------------
@@ -250,7 +281,7 @@ def test_text_of_the_demo(demo: LintResult) -> None:
     assert "fix:" not in out
     for finding in demo.findings:
         assert finding.message in out
-    assert out.splitlines()[-1] == "6 problems (5 errors, 1 warning) in 6 devices in 6 files; " \
+    assert out.splitlines()[-1] == "6 problems (6 errors) in 6 devices in 6 files; " \
                                    "6 with a fix shown."
     with_fixes = text.render(demo)
     assert with_fixes.count("fix:") == sum(1 for f in demo.findings if f.fix)
@@ -279,8 +310,8 @@ def test_json_matches_the_engine(demo: LintResult) -> None:
     summary = doc["summary"]
     assert (summary["errors"], summary["warnings"], summary["infos"], summary["total"]) == (
         counts["error"], counts["warning"], counts["info"], len(demo.findings))
-    assert summary["by_rule"] == {"ACL001": 1, "ECN001": 1, "ECN003": 1, "MTU001": 1,
-                                  "PFC001": 1, "PFC003": 1}
+    assert summary["by_rule"] == {"ACL001": 1, "ECN003": 1, "MTU001": 1, "PFC001": 1,
+                                  "PFC003": 1, "QOS001": 1}
     assert summary["exit_code"] == demo.exit_code == 1
     assert doc["errors"] == []
 
