@@ -10,6 +10,7 @@ from fablint.parsers import PARSERS, Parser
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 SNIFF_BYTES = 16 * 1024
 MIN_CONFIDENCE = 30
+CERTAIN = 100
 
 # Formats fablint recognises but does not read (yet), so the user gets a useful hint.
 _KNOWN_UNSUPPORTED = (
@@ -77,7 +78,13 @@ def detect(text: str, forced: str | None = None) -> Detection:
     if forced:
         return Detection(PARSERS[forced])
     head = text[:SNIFF_BYTES]
-    scored = sorted(((p.sniff(head), name) for name, p in PARSERS.items()), reverse=True)
+    scored = []
+    for name, parser in PARSERS.items():
+        score = parser.sniff(head)
+        if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
+            return Detection(parser)
+        scored.append((score, name))
+    scored.sort(reverse=True)
     if scored and scored[0][0] >= MIN_CONFIDENCE:
         return Detection(PARSERS[scored[0][1]])
     for signal, label in _KNOWN_UNSUPPORTED:
