@@ -30,7 +30,7 @@ from fablint.parsers.build import (
     overlay,
 )
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
-from fablint.parsers.directives import Directive, parse_directive
+from fablint.parsers.directives import SuppressionTracker
 
 EOS_DEFAULT_MTU = 1500
 EOS_LOOPBACK_MTU = 65535
@@ -181,9 +181,7 @@ class _EosBuilder:
             raise ParseError(self.path, line, "binary data (NUL byte) in a text configuration")
         stack = self.stack = [_Context(-1, self.h_top)]
         skip_deeper_than = -1  # lines indented deeper than this belong to a skipped line
-        pending: list[tuple[int, Directive]] = []
-        open_supp: list[tuple[Obj, int]] = []
-        suppressions: list[Obj] = []
+        tracker = SuppressionTracker(self.path)
         eof_block = False
         lineno = 0
         for lineno, raw in enumerate(text.split("\n"), 1):
@@ -199,20 +197,12 @@ class _EosBuilder:
             if body[0] == "!":
                 if "fablint" in body:
                     self.lineno = lineno
-                    self.directive(body.lstrip("!"), pending, suppressions)
+                    error = tracker.comment(body.lstrip("!"), lineno)
+                    if error:
+                        self.problem(error)
                 continue
-            if open_supp:
-                for item in list(open_supp):
-                    if indent > item[1]:
-                        item[0]["end"] = lineno
-                    else:
-                        open_supp.remove(item)
-            if pending:
-                for at, directive in pending:
-                    supp = self.suppression(directive, at, lineno, lineno)
-                    suppressions.append(supp)
-                    open_supp.append((supp, indent))
-                pending.clear()
+            if tracker.busy:
+                tracker.line(indent, lineno)
             if skip_deeper_than >= 0:
                 if indent > skip_deeper_than:
                     self.unknown += 1
@@ -241,8 +231,7 @@ class _EosBuilder:
                 self.unknown += 1
             if len(stack) == depth:
                 skip_deeper_than = indent
-        for at, directive in pending:  # a directive with nothing after it covers nothing
-            suppressions.append(self.suppression(directive, at, at, at))
+        suppressions = tracker.finish()
         stack.clear()  # the handlers are bound methods: break the cycle back to this builder
         self.finish()
         self.device["suppressions"] = suppressions
@@ -257,22 +246,6 @@ class _EosBuilder:
             devices=[device], problems=self.problems, lines=lineno, unknown_lines=self.unknown
         )
 
-    def suppression(self, directive: Directive, at: int, start: int, end: int) -> Obj:
-        return {"rules": directive.rules, "file": self.path, "line": at, "start": start,
-                "end": end, "scope": directive.scope, "reason": directive.reason}
-
-    def directive(
-        self, comment: str, pending: list[tuple[int, Directive]], suppressions: list[Obj]
-    ) -> None:
-        parsed = parse_directive(comment)
-        if parsed is None:
-            return
-        if isinstance(parsed, str):
-            self.problem(parsed)
-        elif parsed.scope == "file":
-            suppressions.append(self.suppression(parsed, self.lineno, 1, self.lineno))
-        else:
-            pending.append((self.lineno, parsed))
 
     # -- top level -----------------------------------------------------------------------
 
