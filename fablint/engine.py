@@ -16,7 +16,7 @@ from pathlib import Path
 from fablint.checks import REGISTRY, Context, Rule
 from fablint.config import FailOn, ProjectConfig
 from fablint.findings import CATEGORIES, Finding, Severity
-from fablint.fixes import render_fix
+from fablint.fixes import attach_fixes
 from fablint.ingest import (
     FileOutcome,
     Unit,
@@ -28,6 +28,7 @@ from fablint.ingest import (
 )
 from fablint.model import Fabric, ParseProblem, Suppression
 from fablint.parallel import gc_paused, map_files
+from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
 
 EXIT_OK = 0
@@ -145,6 +146,23 @@ def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
                                                      else [parsed])]
 
 
+class _LineCache:
+    """Lines of input files, read again only for findings whose fix may be a one-line edit."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+
+    def __call__(self, path: str) -> list[str]:
+        lines = self._lines.get(path)
+        if lines is None:
+            try:
+                lines = read_text(Path(path)).split("\n")
+            except InputError:
+                lines = []
+            self._lines[path] = lines
+        return lines
+
+
 def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
     ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}), policy=plan.policy)
     raw: list[Finding] = []
@@ -152,8 +170,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         raw.extend(REGISTRY[rule_id]().check(ctx))
     suppressions = [s for d in outcome.devices for s in d.suppressions]
     kept, used, suppressed = _suppress(raw, suppressions)
-    for finding in kept:
-        finding.fix = render_fix(finding.vendor, finding.intent)
+    attach_fixes(kept, _LineCache())
     return FileResult(
         input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
         problems=outcome.problems, extra_inputs=outcome.extra_inputs, findings=kept,
@@ -209,8 +226,7 @@ def _assemble(
         for rule in fabric_rules:
             late.extend(rule().check(ctx))
     kept, late_used, late_suppressed = _suppress(late, suppressions)
-    for finding in kept:
-        finding.fix = render_fix(finding.vendor, finding.intent)
+    attach_fixes(kept, _LineCache())
     findings.extend(kept)
     used |= late_used
     suppressed += late_suppressed

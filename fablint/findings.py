@@ -37,6 +37,15 @@ class FixIntent:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class LineEdit:
+    """A fix that is a pure text change: line ``line`` (1-based) becomes ``new``."""
+
+    line: int
+    old: str
+    new: str
+
+
 @dataclass(slots=True)
 class Finding:
     rule: str
@@ -50,6 +59,8 @@ class Finding:
     line: int | None = None
     fix: str | None = None
     """Fix snippet in the device's own syntax, when one exists."""
+    edit: LineEdit | None = None
+    """The fix as an in-place edit of the finding's line, when it is that simple."""
     intent: FixIntent | None = None
     related: list[SourceRef] = field(default_factory=list)
     vendor: str | None = None

@@ -20,6 +20,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class JsonEdit(_Strict):
+    """The fix as a pure text change: replace line ``line`` (whose text is ``old``) by ``new``."""
+
+    line: int
+    old: str
+    new: str
+
+
 class JsonFinding(_Strict):
     rule: str = Field(description="Rule id, e.g. PFC001.")
     name: str = Field(description="Rule name, e.g. pfc-lossless-priorities.")
@@ -31,6 +39,9 @@ class JsonFinding(_Strict):
     line: int | None
     message: str
     fix: str | None = Field(description="Fix in the device's own syntax, or null.")
+    edit: JsonEdit | None = Field(
+        default=None, description="The fix as a one-line in-place edit, when it is one; else null.",
+    )
     fingerprint: str = Field(description="Stable identity used by baselines.")
 
 
@@ -79,6 +90,7 @@ def document(result: LintResult) -> dict[str, Any]:
                 rule=f.rule, name=f.name, severity=f.severity.value, category=f.category,
                 device=f.device, object=f.object, file=f.file, line=f.line, message=f.message,
                 fix=f.fix, fingerprint=f.fingerprint(),
+                edit=JsonEdit(line=f.edit.line, old=f.edit.old, new=f.edit.new) if f.edit else None,
             )
             for f in result.findings
         ],

@@ -81,7 +81,28 @@ def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
         result["properties"]["device"] = finding.device
     if finding.fix:
         result["properties"]["fix"] = finding.fix
+    if finding.edit and finding.file:
+        result["fixes"] = [_fix(finding)]
     return result
+
+
+def _fix(finding: Finding) -> dict[str, Any]:
+    """A SARIF fix: the one line the finding points at, replaced (a pure text change)."""
+    assert finding.edit is not None and finding.file is not None
+    edit = finding.edit
+    uri, relative = _uri(finding.file)
+    artifact: dict[str, Any] = {"uri": uri, **({"uriBaseId": "%SRCROOT%"} if relative else {})}
+    return {
+        "description": {"text": f"Replace '{edit.old.strip()}' with '{edit.new.strip()}'"},
+        "artifactChanges": [{
+            "artifactLocation": artifact,
+            "replacements": [{
+                "deletedRegion": {"startLine": edit.line, "startColumn": 1,
+                                  "endLine": edit.line, "endColumn": len(edit.old) + 1},
+                "insertedContent": {"text": edit.new},
+            }],
+        }],
+    }
 
 
 def document(result: LintResult, docs_url: str = DOCS_URL) -> dict[str, Any]:
