@@ -291,6 +291,7 @@ def parse_command(
         "lines": outcome.input.lines,
         "unknown_lines": outcome.input.unknown_lines,
         "devices": [d.model_dump(mode="json") for d in outcome.devices],
+        "links": [link.model_dump(mode="json", exclude_defaults=True) for link in outcome.links],
         "problems": [p.model_dump(mode="json") for p in outcome.problems],
     }
     typer.echo(json.dumps(document, indent=2))

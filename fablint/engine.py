@@ -164,7 +164,8 @@ class _LineCache:
 
 
 def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
-    ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}), policy=plan.policy)
+    ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}, links=outcome.links),
+                  policy=plan.policy)
     raw: list[Finding] = []
     for rule_id in plan.rule_ids:
         raw.extend(REGISTRY[rule_id]().check(ctx))
@@ -173,7 +174,8 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
     attach_fixes(kept, _LineCache())
     return FileResult(
         input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
-        problems=outcome.problems, extra_inputs=outcome.extra_inputs, findings=kept,
+        problems=outcome.problems, links=outcome.links, extra_inputs=outcome.extra_inputs,
+        findings=kept,
         suppressions=suppressions, used=used, suppressed=suppressed,
     )
 

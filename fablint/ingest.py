@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fablint.model import Device, Fabric, InputFile, ParseProblem
+from fablint.model import Device, Fabric, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers.base import ParseError
 from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_text
@@ -34,6 +34,7 @@ class FileOutcome:
     input: InputFile
     devices: list[Device] = field(default_factory=list)
     problems: list[ParseProblem] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
     extra_inputs: list[InputFile] = field(default_factory=list)
     """The other files of a multi-file device (SONiC config_db.json + qos.json + …)."""
 
@@ -118,7 +119,7 @@ def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[File
         info.lines = text.count("\n") + 1
     infos[0].unknown_lines = result.unknown_lines
     merged = FileOutcome(infos[0], devices=result.devices, problems=result.problems,
-                         extra_inputs=infos[1:])
+                         links=result.links, extra_inputs=infos[1:])
     _record_devices(merged)
     return [merged, *failed]
 
@@ -210,6 +211,7 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     info.unknown_lines = result.unknown_lines
     outcome.devices = result.devices
     outcome.problems = result.problems
+    outcome.links = result.links
     _record_devices(outcome)
     return outcome
 
@@ -272,6 +274,7 @@ def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, s
         info = outcome.input
         fabric.inputs.extend(outcome.inputs)
         fabric.problems.extend(outcome.problems)
+        fabric.links.extend(outcome.links)
         by_name = {d.name: d for d in outcome.devices}
         names = []
         for name in info.devices:

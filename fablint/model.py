@@ -587,6 +587,13 @@ class Link(Located):
     b: Endpoint
     speed_mbps: int | None = None
     origin: str = "unknown"
+    owner_from: str | None = None
+    """For a one-sided claim (LLDP): how the ``a`` device was named (``prompt``, ``folder``,
+    ``file name``)."""
+    remote_description: str | None = None
+    """What the ``b`` end says about its port (LLDP port description: a host's NIC name)."""
+    max_frame_bytes: int | None = None
+    """Largest frame the ``b`` end advertises (LLDP IEEE 802.3 TLV), for MTU cross-checks."""
 
 
 class ParseProblem(BaseModel):

@@ -17,7 +17,8 @@ NEEDS_CORPUS = pytest.mark.skipif(not FILES, reason=f"shared corpus not found at
 
 # Folder of the corpus -> the format its files are, for folders whose format fablint reads.
 # Files that are not in that format (templates, .ini lookups) must not be claimed by it.
-FOLDER_FORMAT = {"eos": "eos", "nxos": "nxos", "sonic": "sonic"}
+FOLDER_FORMAT = {"eos": "eos", "nxos": "nxos", "sonic": "sonic", "lldp": "lldp"}
+CONFIG_FORMATS = ("eos", "nxos", "sonic")
 NOT_CONFIGS = (".j2", ".ini", ".yaml")
 
 
@@ -48,12 +49,12 @@ def test_each_corpus_file_is_recognised_or_reported(path: Path) -> None:
     if expected in PARSERS and not path.name.endswith(NOT_CONFIGS):
         assert outcome.input.format == expected, outcome.problems
         assert not [p for p in outcome.problems if p.fatal]
-        assert outcome.devices
+        assert outcome.devices or outcome.links
     elif outcome.input.format is None:
         assert [p.kind for p in outcome.problems] in (["unsupported"], ["parse-error"])
         assert outcome.problems[0].fatal
-    if expected is None:  # IB, LLDP, other vendors: never mistaken for a switch config
-        assert outcome.input.format not in FOLDER_FORMAT.values()
+    if expected not in CONFIG_FORMATS:  # IB, LLDP, other vendors: never taken for a config
+        assert outcome.input.format not in CONFIG_FORMATS
     if path.name.endswith(NOT_CONFIGS):
         assert outcome.input.format is None, f"{path.name} claimed as {outcome.input.format}"
 

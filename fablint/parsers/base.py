@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from fablint.model import Device, ParseProblem, Vendor
+from fablint.model import Device, Link, ParseProblem, Vendor
 
 
 class ParseError(Exception):
@@ -22,6 +22,8 @@ class ParseError(Exception):
 class ParseResult:
     devices: list[Device]
     problems: list[ParseProblem] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    """Cables the input shows (LLDP neighbours, IB dumps), as seen from the input's side."""
     lines: int = 0
     unknown_lines: int = 0
 
