@@ -76,6 +76,12 @@ def best_fablint(folder: Path, jobs: int | None, repeat: int) -> Run:
     return Run(best.seconds, best.cpu_seconds, max(r.max_rss_mb for r in runs))
 
 
+def best_start(repeat: int) -> float:
+    """Fastest ``fablint --version``: interpreter start and every import of the CLI, the part
+    of each run that no amount of parallel work can hide."""
+    return min(run_once([*fablint_command(), "--version"]).seconds for _ in range(repeat))
+
+
 def best_baseline(files: list[Path], repeat: int) -> float:
     """Fastest of ``repeat`` in-process read + splitlines() passes over ``files``."""
     times = []
@@ -107,6 +113,10 @@ def main() -> None:
           f"Python {platform.python_version()}; "
           f"{len(os.sched_getaffinity(0))} CPUs; --jobs {args.jobs or 'default'}; "
           f"best of {args.repeat}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: without a byte-code cache (an editable "
+              "install) every start compiles fablint's modules again")
+    print(f"start-up: {best_start(args.repeat):.2f} s (fablint --version)")
     print(f"{'N':>6} {'files':>6} {'MB':>7} {'seconds':>8} {'MB/s':>6} {'cpu s':>7} "
           f"{'peak RSS MB':>11} {'read+split s':>12} {'x baseline':>10}", flush=True)
     for size in args.sizes:

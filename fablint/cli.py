@@ -1,4 +1,4 @@
-"""Command line: ``fablint lint | rules | explain | parse | profiles``.
+"""Command line: ``fablint lint | rules | explain | parse | profiles | collect | drift``.
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage error or an
 input that could not be read or parsed; 3 internal error (a bug: please report it).
@@ -10,18 +10,15 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.table import Table
 
 from fablint import __version__
 from fablint.checks import REGISTRY
+from fablint.collect.cli import collect_command, drift_command
 from fablint.config import ProjectConfig, find_config, load_config
 from fablint.engine import (
     EXIT_ERROR,
@@ -32,8 +29,9 @@ from fablint.engine import (
     lint,
 )
 from fablint.ingest import PathNotFound, parse_file
+from fablint.intent import Intent
 from fablint.parsers import PARSERS
-from fablint.profiles import builtin_profiles, load_policy
+from fablint.profiles import display_path, load_policy, profile_infos, show_json, show_yaml
 from fablint.report import REPORTERS
 from fablint.report import sarif as sarif_report
 from fablint.report import text as text_report
@@ -52,6 +50,8 @@ app = typer.Typer(
 )
 profiles_app = typer.Typer(help="List and show policy profiles.", no_args_is_help=False)
 app.add_typer(profiles_app, name="profiles")
+app.command("collect")(collect_command)
+app.command("drift")(drift_command)
 
 
 class Format(StrEnum):
@@ -92,6 +92,8 @@ def _write_atomic(path: Path, content: str) -> None:
     folder = path.parent if str(path.parent) else Path()
     if not folder.is_dir():
         _fail(f"cannot write {path}: folder {folder} does not exist")
+    import tempfile  # only --output needs it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -108,6 +110,19 @@ def _color(flag: bool | None) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     return sys.stdout.isatty()
+
+
+def _load_intent(path: Path | None, project: ProjectConfig) -> Intent | None:
+    """The intended cabling from ``--intent`` or fablint.yaml's ``intent`` (ConfigError)."""
+    from fablint.intent import load_intent
+
+    if path is None and project.intent:
+        path = (project.root or Path.cwd()) / project.intent
+    if path is None:
+        return None
+    if not path.is_file():
+        raise ConfigError(f"intended topology {path} not found")
+    return load_intent(path)
 
 
 def _load_project(paths: list[str], config_path: Path | None) -> ProjectConfig:
@@ -168,6 +183,11 @@ def lint_command(
     color: Annotated[
         bool | None, typer.Option("--color/--no-color", help="Colour the text report.")
     ] = None,
+    intent: Annotated[
+        Path | None,
+        typer.Option("--intent", help="Intended cabling (fablint topology YAML or an "
+                     "ibnetdiscover topology file) to compare the inputs with."),
+    ] = None,
 ) -> None:
     """Lint configuration files and folders."""
     if vendor is not None and vendor not in PARSERS:
@@ -177,6 +197,7 @@ def lint_command(
         policy = load_policy(
             profile or project.profile, project.policy,
             project.root if profile is None else Path.cwd(),
+            overrides_where=f"{project.source}: policy" if project.source else "policy",
         )
         baseline_path = baseline
         if baseline_path is None and project.baseline and write_baseline is None:
@@ -185,7 +206,7 @@ def lint_command(
             paths=paths, config=project, policy=policy, select=select or [],
             ignore=ignore or [], vendor=vendor,
             fail_on=fail_on.value if fail_on else None,
-            baseline=baseline_path, jobs=jobs,
+            baseline=baseline_path, jobs=jobs, intent=_load_intent(intent, project),
         ))
     except (ConfigError, UsageError) as exc:
         _fail(str(exc))
@@ -214,11 +235,69 @@ def _render(
     result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
 ) -> str:
     if fmt == Format.text:
+        from rich.console import Console  # only the text report and tables need rich
+
         width = Console().width if color else 100
         return text_report.render(result, color=color, width=width, show_fixes=not no_fixes)
     if fmt == Format.sarif and project.docs_url:
         return sarif_report.render(result, project.docs_url.rstrip("/") + "/")
     return REPORTERS[fmt.value](result)
+
+
+class TopoFormat(StrEnum):
+    text = "text"
+    json = "json"
+    mermaid = "mermaid"
+    svg = "svg"
+
+
+@app.command("topo")
+def topo_command(
+    paths: Annotated[list[str], typer.Argument(help="Configs, LLDP tables and IB dumps.")],
+    output_format: Annotated[
+        TopoFormat, typer.Option("--format", "-f", help="Summary, data or drawing.")
+    ] = TopoFormat.text,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file.")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", "-c", help="fablint.yaml to use.")
+    ] = None,
+    profile: Annotated[
+        str | None, typer.Option("--profile", "-p", help="Policy profile (name or file).")
+    ] = None,
+    intent: Annotated[
+        Path | None, typer.Option("--intent", help="Intended cabling to compare with.")
+    ] = None,
+) -> None:
+    """Show the fabric's cabling: tiers, oversubscription, bisection, rails; or draw it."""
+    from fablint.report.topo import RENDERERS as TOPO_RENDERERS
+
+    try:
+        project = _load_project(paths, config)
+        policy = load_policy(
+            profile or project.profile, project.policy,
+            project.root if profile is None else Path.cwd(),
+        )
+        result = lint(LintOptions(paths=paths, config=project, policy=policy,
+                                  select=["topology", "MTU005", "PFC008"], topology=True,
+                                  intent=_load_intent(intent, project)))
+    except (ConfigError, UsageError) as exc:
+        _fail(str(exc))
+    except PathNotFound as exc:
+        _fail(f"path not found: {exc}")
+    topo = result.fabric.topology
+    if topo is None or not topo.cables:
+        _fail("no cabling found: give LLDP neighbour tables, SONiC DEVICE_NEIGHBOR or IB "
+              "dumps along with the configurations")
+    text = TOPO_RENDERERS[output_format.value](topo, result.findings)
+    if output is not None:
+        _write_atomic(output, text)
+    else:
+        typer.echo(text, nl=False)
+    if result.errors:
+        raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(1 if any(f.severity.rank >= 3 for f in result.findings) else 0)
 
 
 @app.command("rules")
@@ -238,6 +317,9 @@ def rules_command(
         return
     if output_format != "text":
         _fail("--format must be text or json")
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("ID", "Name", "Severity", "Category", "Title"):
         table.add_column(column)
@@ -269,6 +351,9 @@ def explain_command(
     if raw or not sys.stdout.isatty():
         sys.stdout.write(text)
         return
+    from rich.console import Console
+    from rich.markdown import Markdown  # 40 ms of imports: only for a page on a terminal
+
     Console().print(Markdown(text))
 
 
@@ -300,25 +385,60 @@ def parse_command(
 
 
 @profiles_app.callback(invoke_without_command=True)
-def profiles_list(ctx: typer.Context) -> None:
-    """List the built-in profiles."""
+def profiles_list(
+    ctx: typer.Context,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="text or json.")
+    ] = "text",
+) -> None:
+    """List the built-in profiles: name, what each extends, description, file."""
     if ctx.invoked_subcommand is not None:
         return
-    for name in builtin_profiles():
-        policy = load_policy(name)
-        typer.echo(f"{name:<24} {policy.description.splitlines()[0] if policy.description else ''}")
+    try:
+        infos = profile_infos()
+    except ConfigError as exc:
+        _fail(str(exc))
+    if output_format == "json":
+        typer.echo(json.dumps([
+            {"name": i.name, "extends": i.extends, "description": i.description,
+             "file": display_path(i.file)} for i in infos
+        ], indent=2))
+        return
+    if output_format != "text":
+        _fail("--format must be text or json")
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("Name", "Extends", "Description", "File"):
+        table.add_column(column)
+    for i in infos:
+        table.add_row(i.name, ", ".join(i.extends) or "-", _first_sentence(i.description),
+                      display_path(i.file))
+    Console(width=160 if not sys.stdout.isatty() else None).print(table)
+
+
+def _first_sentence(text: str) -> str:
+    """The head of a profile description, for the table: up to its first colon or period."""
+    head = text.split(". ", 1)[0].rstrip(".")
+    return head.split(": ", 1)[0] if ": " in head else head
 
 
 @profiles_app.command("show")
 def profiles_show(
     name: Annotated[str, typer.Argument(help="Profile name or file.")],
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="yaml (values with their source) or json.")
+    ] = "yaml",
 ) -> None:
-    """Print a profile with extends resolved, as YAML-compatible JSON."""
+    """Print a profile with extends resolved, each value with the file and line it came from."""
+    if output_format not in ("yaml", "json"):
+        _fail("--format must be yaml or json")
     try:
-        policy = load_policy(name, base_dir=Path.cwd())
+        text = (show_yaml if output_format == "yaml" else show_json)(name, Path.cwd())
     except ConfigError as exc:
         _fail(str(exc))
-    typer.echo(json.dumps(policy.model_dump(mode="json"), indent=2))
+    sys.stdout.write(text)
 
 
 def _version_callback(value: bool) -> None:

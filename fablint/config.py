@@ -60,6 +60,11 @@ class ProjectConfig(BaseModel):
         description="Baseline file (relative to this file): findings recorded in it are not "
         "reported.",
     )
+    intent: str | None = Field(
+        default=None,
+        description="Intended cabling (relative to this file): a fablint topology YAML or an "
+        "ibnetdiscover topology file; cables that differ from it are findings (TOP009).",
+    )
     docs_url: str | None = Field(
         default=None,
         alias="docs-url",

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fablint.checks import REGISTRY, Context, Rule
+from fablint.checks.base import DeviceSummary, FabricRule
 from fablint.config import FailOn, ProjectConfig
 from fablint.findings import CATEGORIES, Finding, Severity
 from fablint.fixes import attach_fixes
@@ -26,10 +27,12 @@ from fablint.ingest import (
     parse_unit,
     total_size,
 )
+from fablint.intent import Intent
 from fablint.model import Fabric, ParseProblem, Suppression
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
+from fablint.topology import PortTable, build_topology, configured_links, port_table
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -113,6 +116,10 @@ class LintOptions:
     jobs: int | None = None
     keep_devices: bool = False
     """Keep the parsed device models in the result (they stay in the workers otherwise)."""
+    topology: bool = False
+    """Build ``Fabric.topology`` even when no topology rule is selected (``fablint topo``)."""
+    intent: Intent | None = None
+    """Intended cabling to compare the topology with."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +130,10 @@ class FilePlan:
     rule_ids: tuple[str, ...]
     vendor: str | None
     keep_devices: bool
+    summary_rule_ids: tuple[str, ...] = ()
+    """Fabric rules whose per-device summaries the worker computes (``FabricRule``)."""
+    topology: bool = False
+    """Keep each device's port table (for the topology) in the worker's result."""
 
 
 @dataclass
@@ -131,6 +142,10 @@ class FileResult(FileOutcome):
     suppressions: list[Suppression] = field(default_factory=list)
     used: set[int] = field(default_factory=set)
     suppressed: int = 0
+    summaries: dict[str, list[DeviceSummary]] = field(default_factory=dict)
+    """Fabric rule id -> the summary of each device of this unit."""
+    ports: dict[str, PortTable] = field(default_factory=dict)
+    """Device -> its port table, when the topology is wanted."""
 
 
 def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
@@ -164,19 +179,28 @@ class _LineCache:
 
 
 def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
-    ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}, links=outcome.links),
+    ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}, links=outcome.links,
+                                ib_nodes=outcome.ib_nodes),
                   policy=plan.policy)
     raw: list[Finding] = []
     for rule_id in plan.rule_ids:
         raw.extend(REGISTRY[rule_id]().check(ctx))
+    summaries: dict[str, list[DeviceSummary]] = {}
+    for rule_id in plan.summary_rule_ids:
+        rule = REGISTRY[rule_id]()
+        assert isinstance(rule, FabricRule)
+        summaries[rule_id] = [DeviceSummary.of(d, rule.summarize(d, ctx))
+                              for d in outcome.devices]
     suppressions = [s for d in outcome.devices for s in d.suppressions]
     kept, used, suppressed = _suppress(raw, suppressions)
     attach_fixes(kept, _LineCache())
     return FileResult(
         input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
         problems=outcome.problems, links=outcome.links, extra_inputs=outcome.extra_inputs,
+        ib_nodes=outcome.ib_nodes if plan.keep_devices else [],
         findings=kept,
-        suppressions=suppressions, used=used, suppressed=suppressed,
+        suppressions=suppressions, used=used, suppressed=suppressed, summaries=summaries,
+        ports={d.name: port_table(d) for d in outcome.devices} if plan.topology else {},
     )
 
 
@@ -184,12 +208,17 @@ def lint(options: LintOptions) -> LintResult:
     config = options.config
     rules = select_rules(options.select or config.select, [*config.ignore, *options.ignore])
     fabric_rules = [r for r in rules if r.scope == "fabric"]
+    # Fabric rules that work from per-device summaries let the device models stay in the
+    # workers; only the others need every device shipped back whole.
+    summarized = tuple(r.id for r in fabric_rules if issubclass(r, FabricRule))
     files = discover(options.paths, config.excluded if config.exclude else lambda _p: False)
     plan = FilePlan(
         policy=options.policy,
         rule_ids=tuple(r.id for r in rules if r.scope == "device"),
         vendor=options.vendor,
-        keep_devices=bool(fabric_rules) or options.keep_devices,
+        keep_devices=len(summarized) < len(fabric_rules) or options.keep_devices,
+        summary_rule_ids=summarized,
+        topology=_wants_topology(options, rules),
     )
     with gc_paused():
         done = map_files(
@@ -200,6 +229,10 @@ def lint(options: LintOptions) -> LintResult:
         return _assemble(results, rules, fabric_rules, options)
 
 
+def _wants_topology(options: LintOptions, rules: list[type[Rule]]) -> bool:
+    return options.topology or any(getattr(r, "needs_topology", False) for r in rules)
+
+
 def _assemble(
     results: list[FileResult], rules: list[type[Rule]], fabric_rules: list[type[Rule]],
     options: LintOptions,
@@ -207,12 +240,23 @@ def _assemble(
     """Put the per-file results together and finish the run in the parent process."""
     config = options.config
     fabric, renames = build_fabric(results)
+    ports = {renames.get((result.input.path, name), name): table
+             for result in results for name, table in result.ports.items()}
+    if _wants_topology(options, rules) and (
+        fabric.links or options.intent or configured_links(ports)
+    ):
+        fabric.topology = build_topology(fabric.links, ports, options.policy, options.intent)
     selected = {r.id for r in rules}
     findings: list[Finding] = []
     suppressions: list[Suppression] = []
     used: set[int] = set()
     suppressed = 0
+    summaries: dict[str, list[DeviceSummary]] = {}
     for result in results:
+        for rule_id, items in result.summaries.items():
+            summaries.setdefault(rule_id, []).extend(
+                replace(s, name=renames.get((result.input.path, s.name), s.name))
+                for s in items)
         offset = len(suppressions)
         suppressions.extend(result.suppressions)
         used.update(offset + i for i in result.used)
@@ -226,7 +270,11 @@ def _assemble(
     if fabric_rules:
         ctx = Context(fabric=fabric, policy=options.policy)
         for rule in fabric_rules:
-            late.extend(rule().check(ctx))
+            instance = rule()
+            if isinstance(instance, FabricRule):
+                late.extend(instance.compare(summaries.get(rule.id, []), ctx))
+            else:
+                late.extend(instance.check(ctx))
     kept, late_used, late_suppressed = _suppress(late, suppressions)
     attach_fixes(kept, _LineCache())
     findings.extend(kept)

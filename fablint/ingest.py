@@ -11,10 +11,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fablint.model import Device, Fabric, InputFile, Link, ParseProblem
+from fablint.collect import snapshot
+from fablint.model import Device, Fabric, IbNode, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers.base import ParseError
 from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_text
+from fablint.parsers.host_facts import HOST_FORMATS, is_host_input
 
 # Files in a folder that are obviously not device inputs.
 SKIP_SUFFIXES = frozenset({
@@ -36,6 +38,8 @@ class FileOutcome:
     problems: list[ParseProblem] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     extra_inputs: list[InputFile] = field(default_factory=list)
+    ib_nodes: list[IbNode] = field(default_factory=list)
+    """InfiniBand nodes of a discovery dump."""
     """The other files of a multi-file device (SONiC config_db.json + qos.json + …)."""
 
     @property
@@ -46,15 +50,19 @@ class FileOutcome:
 Unit = list[tuple[str, bool]]
 """Files parsed together: (path, named on the command line)."""
 
-MERGEABLE_SUFFIXES = frozenset({".json"})
-"""Only formats whose devices are routinely split over several files are grouped."""
+MERGEABLE_SUFFIXES = frozenset({".json", ".conf"})
+"""Only formats whose devices are routinely split over several files are grouped (SONiC JSON
+fragments; an OpenSM opensm.conf with its partitions.conf)."""
+HOST_NEVER_SUFFIXES = frozenset({".json", ".cfg", ".conf"})
+"""Suffixes no GPU host capture has; any other file is grouped when a host format claims it."""
 
 
 def group_units(files: list[tuple[str, bool]], forced: str | None = None) -> list[Unit]:
     """Files to parse units, in input order: the fragments of one folder that a parser can
     merge (``parse_documents``) form one unit; every other file is a unit of its own.
 
-    A fragment is recognised by its head alone, so grouping costs a 16 KB read per JSON file.
+    A fragment is recognised by its head alone, so grouping costs a 16 KB read per JSON file
+    (and per file that is not a ``.cfg``/``.conf``, which may be a GPU host capture).
     """
     units: list[Unit] = []
     by_folder: dict[tuple[str, str], Unit] = {}
@@ -73,17 +81,24 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None) -> lis
 
 
 def _mergeable_format(path: str, forced: str | None) -> str | None:
-    if Path(path).suffix.lower() not in MERGEABLE_SUFFIXES:
+    suffix = Path(path).suffix.lower()
+    # GPU host captures (mlnx_qos output, sysfs dumps, host-facts YAML) carry any suffix but a
+    # switch configuration's; their files in one folder are merged per host.
+    host_candidate = suffix not in HOST_NEVER_SUFFIXES
+    if suffix not in MERGEABLE_SUFFIXES and not host_candidate:
         return None
     try:
         with Path(path).open("rb") as handle:
             head = handle.read(SNIFF_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
     except OSError:
         return None
+    if suffix not in MERGEABLE_SUFFIXES and not (forced in HOST_FORMATS or is_host_input(head)):
+        return None
     parser = detect(head, forced).parser
     if parser is None or not hasattr(parser, "parse_documents"):
         return None
-    return parser.name
+    group_key = getattr(parser, "group_key", None)  # formats that group across parsers
+    return group_key(path) if group_key is not None else parser.name
 
 
 def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[FileOutcome]:
@@ -114,8 +129,9 @@ def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[File
                                kind="parse-error", fatal=True)
         return [FileOutcome(readable[0][0], problems=[problem]), *failed]
     infos = [info for info, _ in readable]
+    format_of = getattr(parser, "format_of", None)  # a unit may mix formats (host captures)
     for info, text in readable:
-        info.format = parser.name
+        info.format = format_of(text) if format_of is not None else parser.name
         info.lines = text.count("\n") + 1
     infos[0].unknown_lines = result.unknown_lines
     merged = FileOutcome(infos[0], devices=result.devices, problems=result.problems,
@@ -150,9 +166,12 @@ def discover(
             raise PathNotFound(raw)
         for folder, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+            snap = snapshot.index_for(Path(folder))
             for name in sorted(files):
                 if name.startswith(".") or name in SKIP_NAMES:
                     continue
+                if snap is not None and snapshot.skip_in_folder(snap, Path(folder), name):
+                    continue  # a snapshot's manifest, or an output no parser reads yet
                 if Path(name).suffix.lower() in SKIP_SUFFIXES:
                     continue
                 file = str(Path(folder) / name)
@@ -186,7 +205,7 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         outcome.problems.append(_input_problem(path, exc))
         return outcome
     info.bytes = len(text)
-    detection = detect(text, forced)
+    detection = detect(text, forced or snapshot.format_for(path, text))
     if detection.parser is None:
         reason = detection.hint or "not recognised as any supported format"
         outcome.problems.append(ParseProblem(
@@ -210,8 +229,11 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     info.lines = result.lines
     info.unknown_lines = result.unknown_lines
     outcome.devices = result.devices
+    snapshot.name_devices(path, outcome.devices)
     outcome.problems = result.problems
     outcome.links = result.links
+    outcome.ib_nodes = result.ib_nodes
+    info.ib_nodes = len(result.ib_nodes)
     _record_devices(outcome)
     return outcome
 
@@ -275,6 +297,7 @@ def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, s
         fabric.inputs.extend(outcome.inputs)
         fabric.problems.extend(outcome.problems)
         fabric.links.extend(outcome.links)
+        fabric.ib_nodes.extend(outcome.ib_nodes)
         by_name = {d.name: d for d in outcome.devices}
         names = []
         for name in info.devices:

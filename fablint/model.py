@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    PrivateAttr,
+)
 from pydantic_core import core_schema
 
-Vendor = Literal["eos", "nxos", "sonic", "ib", "host", "unknown"]
+Vendor = Literal["eos", "nxos", "sonic", "ib", "opensm", "host", "unknown"]
 InterfaceKind = Literal[
     "physical", "port-channel", "svi", "loopback", "mgmt", "subinterface", "tunnel", "other"
 ]
@@ -242,10 +249,28 @@ class PortMatch(BaseModel):
 _ANY_ADDRESS = frozenset({"any", "0.0.0.0/0", "::/0", "0.0.0.0 255.255.255.255"})
 
 
+class MaskedMatch(BaseModel):
+    """A header field matched under a bit mask (``value/mask``): a packet matches when its
+    field ANDed with ``mask`` equals ``value`` ANDed with ``mask``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: int
+    mask: int = 0xFF
+
+    def matches(self, field: int) -> bool:
+        return field & self.mask == self.value & self.mask
+
+    def __str__(self) -> str:
+        return f"0x{self.value:02x}/0x{self.mask:02x}"
+
+
 class AclEntry(Located):
     """One ordered entry of an access list."""
 
     seq: int | None = None
+    name: str | None = None
+    """The entry's own name where the vendor names entries (SONiC ACL_RULE key), for fixes."""
     action: AclAction
     protocol: str = "ip"
     """Protocol name (``ip``, ``udp``, ``tcp`` …) or number as text; ``ip`` matches all."""
@@ -254,6 +279,10 @@ class AclEntry(Located):
     src_port: PortMatch | None = None
     dst_port: PortMatch | None = None
     dscp: list[int] | None = None
+    bth_opcode: MaskedMatch | None = None
+    """RoCEv2 Base Transport Header opcode match (SONiC ``BTH_OPCODE``)."""
+    aeth_syndrome: MaskedMatch | None = None
+    """RoCEv2 ACK Extended Transport Header syndrome match (SONiC ``AETH_SYNDROME``)."""
     qualifiers: list[str] = Field(default_factory=list)
     """Other match conditions (ttl, fragments, tcp flags …) that narrow the entry."""
     text: str = ""
@@ -270,6 +299,8 @@ class AclEntry(Located):
             or self.dst_addr not in _ANY_ADDRESS
             or (self.src_port is not None and not self.src_port.matches_all())
             or self.dscp is not None
+            or self.bth_opcode is not None
+            or self.aeth_syndrome is not None
             or bool(self.qualifiers)
         )
         return "some" if narrowed else "all"
@@ -365,6 +396,10 @@ def _eos_default_dscp_map() -> dict[int, int]:
     return {dscp: cos_to_tc.get(dscp >> 3, dscp >> 3) for dscp in range(64)}
 
 
+DEFAULT_TRAFFIC_CLASS = 0
+"""The class of traffic that no map classifies (the port default: SONiC TC 0, NX-OS qos-group
+0): the default, best-effort class. EOS resolves every DSCP through its default map."""
+
 DEFAULT_DSCP_MAPS: dict[str, dict[int, int]] = {
     "eos-default": _eos_default_dscp_map(),
     "precedence": {dscp: dscp >> 3 for dscp in range(64)},
@@ -395,6 +430,10 @@ class ClassMaps(Located):
     pfc_priority_to_pg: dict[int, int] = Field(default_factory=dict)
     tc_to_pfc_priority: dict[int, int] = Field(default_factory=dict)
     """Traffic class -> the PFC priority its frames are paused with (identity when empty)."""
+    no_drop_classes: set[int] | None = None
+    """Traffic classes made no-drop where the platform makes classes, not priorities, lossless
+    (NX-OS network-qos ``pause``; ``field_src`` keys ``no_drop_classes[N]``). None where a class
+    is lossless exactly when its PFC priority is no-drop on the port (EOS, SONiC)."""
 
     def tc_for_dscp(self, dscp: int) -> int | None:
         """Traffic class of ``dscp``: the explicit entry, else the platform default map, else
@@ -408,6 +447,56 @@ class ClassMaps(Located):
         """The PFC priority that pauses traffic class ``tc``."""
         return self.tc_to_pfc_priority.get(tc, tc)
 
+    def class_of_dscp(self, dscp: int) -> int:
+        """Traffic class ``dscp`` is queued in: unclassified traffic is in the default class."""
+        tc = self.tc_for_dscp(dscp)
+        return DEFAULT_TRAFFIC_CLASS if tc is None else tc
+
+    def dscps_by_priority(self) -> dict[int, list[int]]:
+        """PFC priority -> the DSCPs whose traffic class it pauses, over all 64 DSCPs (defaults
+        and unclassified traffic resolved): what traffic PFC on a priority would hold back.
+        Where no-drop is per class, a priority pauses only the no-drop classes paused with it."""
+        out: dict[int, list[int]] = {}
+        for dscp in range(64):
+            tc = self.class_of_dscp(dscp)
+            if self.no_drop_classes is not None and tc not in self.no_drop_classes:
+                continue
+            out.setdefault(self.pfc_priority_of(tc), []).append(dscp)
+        return out
+
+    def class_is_no_drop(self, tc: int, active: set[int]) -> bool:
+        """Is traffic class ``tc`` lossless on a port whose PFC pauses ``active`` priorities?"""
+        if self.no_drop_classes is not None and tc not in self.no_drop_classes:
+            return False
+        return self.pfc_priority_of(tc) in active
+
+    def lossless_class(self, priority: int) -> int:
+        """The traffic class to put traffic in so that PFC ``priority`` protects it: a no-drop
+        class paused with that priority where the platform says, else the class of the same
+        number (traffic class N is paused with priority N unless remapped)."""
+        for tc in sorted(self.no_drop_classes or ()):
+            if self.pfc_priority_of(tc) == priority:
+                return tc
+        for tc, prio in sorted(self.tc_to_pfc_priority.items()):
+            if prio == priority:
+                return tc
+        return priority
+
+
+class PolicySlot(BaseModel):
+    """A kind of QoS policy through which part of the platform's QoS takes effect: settings of
+    that part are in effect only through a policy bound in the slot (NX-OS modular QoS)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str
+    """``PolicyBinding.kind`` / ``QosPolicy.kind`` of the policies that fill the slot."""
+    direction: Direction | None = None
+    purpose: str
+    """What it carries, for messages: ``classification``, ``no-drop classes and MTU`` …"""
+    device_wide: bool = False
+    """Bound only device-wide (NX-OS network-qos under ``system qos``), never on a port."""
+
 
 class DeviceQos(ClassMaps):
     """Device-wide QoS: the classification chain every port uses unless it has its own, and
@@ -417,9 +506,17 @@ class DeviceQos(ClassMaps):
     watchdog_defaults: Watchdog | None = None
     ecn_allow_non_ect: bool = False
     class_mtu: dict[int, int] = Field(default_factory=dict)
-    """Per traffic class MTU where the platform sets one (NX-OS network-qos ``mtu``)."""
+    """Per traffic class MTU where the platform sets one (NX-OS network-qos ``mtu``), in effect:
+    a class of the bound policy without an ``mtu`` line has the platform default (not in
+    ``field_src``; keys ``class_mtu[N]``)."""
+    class_names: dict[int, str] = Field(default_factory=dict)
+    """Traffic class -> name of the vendor object that sets its no-drop and MTU (NX-OS
+    network-qos class), for fixes."""
     jumbo_mtu: int | None = None
     """Largest MTU the device allows (NX-OS ``system jumbomtu``)."""
+    policy_slots: list[PolicySlot] = Field(default_factory=list)
+    """The policy kinds this platform's QoS takes effect through (NX-OS: qos input, network-qos,
+    queuing output); empty where QoS is configured directly (EOS, SONiC)."""
 
 
 class BufferPool(Located):
@@ -432,6 +529,13 @@ class BufferPool(Located):
     """Size in bytes; None for the dynamic model where it is computed by the switch."""
     xoff: int | None = None
     """Shared headroom pool size (ingress lossless pool), bytes."""
+    lossless: bool | None = None
+    """A pool for lossless traffic (SONiC ``ingress_lossless_pool``, ``egress_lossless_pool``),
+    False for a lossy one; None when the input does not say."""
+    shared_headroom: bool = False
+    """Lossless priority groups of this pool take their xoff headroom from a shared headroom
+    pool (``xoff`` set, or sized at run time from an over-subscribe ratio) instead of each
+    reserving its own."""
 
 
 class BufferProfile(Located):
@@ -445,11 +549,14 @@ class BufferProfile(Located):
     xon_offset: int | None = None
     dynamic_th: int | None = None
     static_th: int | None = None
+    dynamic_headroom: bool = False
+    """The switch computes the headroom (SONiC ``headroom_type: dynamic``)."""
 
     @property
     def lossless(self) -> bool:
-        """A profile with an xoff threshold is a lossless (headroom) profile."""
-        return self.xoff is not None
+        """A profile with an xoff threshold (or a headroom the switch computes) is a lossless
+        (headroom) profile."""
+        return self.xoff is not None or self.dynamic_headroom
 
 
 class BufferAssignment(Located):
@@ -510,6 +617,184 @@ class Suppression(BaseModel):
         return line is not None and self.start <= line <= self.end
 
 
+NicVendor = Literal["nvidia", "broadcom", "other"]
+
+
+class HostNic(Located):
+    """One RoCE NIC port of a GPU host (one Linux netdev), as the host reports it.
+
+    None (or an empty map) means the inputs did not say; rules check only what is known.
+    ``field_src`` keys of per-priority and per-parameter values are ``ecn_np[3]``,
+    ``ecn_rp[3]``, ``dscp_to_priority[26]`` and ``dcqcn[rpg_gd]``.
+    """
+
+    name: str
+    """Netdev name (``ens1f0``)."""
+    vendor: NicVendor | None = None
+    """Whose NIC: decides the commands fixes print (``mlnx_qos`` and sysfs for NVIDIA)."""
+    rdma_device: str | None = None
+    """RDMA device of the port (``mlx5_0``), where known."""
+    mtu: int | None = None
+    """Netdev MTU (the IP MTU, comparable with ``Interface.mtu``)."""
+    trust: TrustMode | None = None
+    """How the NIC classifies received traffic: ``dscp``, or ``cos`` (mlnx_qos ``pcp``)."""
+    dcbx: Literal["os", "firmware"] | None = None
+    """Who owns the DCB settings (mlnx_qos ``DCBX mode``)."""
+    pfc_priorities: set[int] | None = None
+    """Priorities with PFC enabled; None when not reported."""
+    dscp_to_priority: dict[int, int] = Field(default_factory=dict)
+    """DSCP -> priority in effect under DSCP trust (unlisted DSCPs are filled in as defaulted:
+    the default priority, or ``DSCP >> 3`` when the NIC printed no map)."""
+    default_priority: int | None = None
+    priority_to_tc: dict[int, int] = Field(default_factory=dict)
+    tc_scheduling: dict[int, Literal["strict", "ets", "vendor"]] = Field(default_factory=dict)
+    tc_bandwidth: dict[int, int] = Field(default_factory=dict)
+    """ETS bandwidth share of each ``ets`` traffic class, percent."""
+    buffer_sizes: list[int] = Field(default_factory=list)
+    """Receive buffer sizes in bytes, by buffer index."""
+    priority_to_buffer: dict[int, int] = Field(default_factory=dict)
+    cable_length_m: float | None = None
+    roce_tos: int | None = None
+    """IP ToS byte RoCE traffic is sent with (``default_roce_tos``, ``traffic_class``)."""
+    roce_dscp: int | None = None
+    """DSCP of RoCE traffic (``roce_tos >> 2`` when only the ToS is known)."""
+    cnp_dscp: int | None = None
+    cnp_priority: int | None = None
+    """802.1p priority of the congestion notification packets the NIC sends."""
+    ecn_np: dict[int, bool] = Field(default_factory=dict)
+    """DCQCN notification point (sends CNPs on ECN-marked packets), per priority."""
+    ecn_rp: dict[int, bool] = Field(default_factory=dict)
+    """DCQCN reaction point (slows down on CNPs), per priority."""
+    dcqcn: dict[str, int] = Field(default_factory=dict)
+    """DCQCN parameters by their sysfs name (``rpg_min_dec_fac``, ``min_time_between_cnps``)."""
+    cabled_to: Endpoint | None = None
+    """The switch port the NIC is cabled to, when the host's inputs say."""
+
+
+class HostFacts(Located):
+    """What a GPU host's inputs say about its RoCE NICs (``Device.host``)."""
+
+    nics: dict[str, HostNic] = Field(default_factory=dict)
+    rdma_tos: dict[str, int] = Field(default_factory=dict)
+    """RDMA device -> RoCE ToS, for devices no NIC could be matched to (``field_src`` keys
+    ``rdma_tos[mlx5_0]``)."""
+
+
+IbMembership = Literal["full", "limited", "both"]
+
+
+class OpenSmOption(Located):
+    """One ``key value`` line of an opensm.conf, as OpenSM reads it (every line is kept)."""
+
+    key: str
+    value: str
+    """The rest of the line, trimmed and unquoted (OpenSM's ``clean_val``); ``(null)`` kept."""
+    known: bool = True
+    """An option OpenSM reads; an unknown key is ignored by OpenSM without a word."""
+    close_to: str | None = None
+    """For an unknown key: the OpenSM option it is a likely misspelling of."""
+
+
+class OpenSmQosSet(Located):
+    """One set of low-level QoS options: ``qos_`` (defaults) or ``qos_ca_``, ``qos_sw0_``,
+    ``qos_swe_``, ``qos_rtr_``. None: not written, or ``(null)`` (OpenSM's built-in table)."""
+
+    prefix: str
+    max_vls: int | None = None
+    high_limit: int | None = None
+    vlarb_high: list[tuple[int, int]] | None = None
+    """(VL, weight) pairs."""
+    vlarb_low: list[tuple[int, int]] | None = None
+    sl2vl: list[int] | None = None
+    """VL of SL 0, 1, … (16 entries when well formed); VL 15 means drop."""
+
+
+class IbPartitionMember(Located):
+    """A port list entry of a partition: a keyword (``ALL``, ``ALL_CAS``, ``ALL_SWITCHES``,
+    ``ALL_ROUTERS``, ``SELF``) or a port GUID."""
+
+    name: str
+    guid: int | None = None
+    membership: IbMembership = "limited"
+    """In effect: the member's own flag, else the partition's ``defmember``, else limited."""
+    explicit: bool = False
+    """The membership was written on the member (``=full``)."""
+
+
+class IbMulticastGroup(Located):
+    """An ``mgid=`` group pre-created in a partition, with its own flags."""
+
+    mgid: str
+    flags: list[tuple[str, str | None]] = Field(default_factory=list)
+
+
+class IbPartition(Located):
+    """One partitions.conf entry (``Name=PKey,flags : members ;``). Codes are the IBTA codes as
+    written (``mtu=5`` is 4096 bytes); None: not written, OpenSM's default applies."""
+
+    name: str | None = None
+    pkey: int | None = None
+    """As written (None: OpenSM generates one); only the low 15 bits identify the partition."""
+    ipoib: bool = False
+    mtu: int | None = None
+    rate: int | None = None
+    sl: int | None = None
+    scope: int | None = None
+    defmember: IbMembership | None = None
+    flags: list[tuple[str, str | None]] = Field(default_factory=list)
+    """Every flag of the definition in order, as written (for fixes that rewrite it)."""
+    members: list[IbPartitionMember] = Field(default_factory=list)
+    groups: list[IbMulticastGroup] = Field(default_factory=list)
+
+    @property
+    def pkey15(self) -> int | None:
+        """The partition's identity: the P_Key without its membership bit."""
+        return None if self.pkey is None else self.pkey & 0x7FFF
+
+
+class OpenSmConfig(Located):
+    """An OpenSM subnet manager: its opensm.conf options and the partitions it defines.
+
+    Typed fields hold the value as written (None: not written, OpenSM's default applies;
+    ``field_src`` says which line set it). ``(null)`` file names are None with a ``field_src``.
+    """
+
+    options: list[OpenSmOption] = Field(default_factory=list)
+    """Every option line in file order, known to fablint or not."""
+    sm_priority: int | None = None
+    lmc: int | None = None
+    routing_engines: list[str] | None = None
+    """``routing_engine`` split as OpenSM splits it (commas, blanks); [] for ``(null)``."""
+    qos: bool | None = None
+    qos_policy_file: str | None = None
+    partition_config_file: str | None = None
+    no_partition_enforcement: bool | None = None
+    allow_both_pkeys: bool | None = None
+    force_link_speed: int | None = None
+    force_link_speed_ext: int | None = None
+    force_link_width: int | None = None
+    max_op_vls: int | None = None
+    sm_sl: int | None = None
+    qos_sets: dict[str, OpenSmQosSet] = Field(default_factory=dict)
+    """Prefix (``qos``, ``qos_ca`` …) -> its low-level QoS options, when any is written."""
+    partitions: list[IbPartition] = Field(default_factory=list)
+    conf_file: str | None = None
+    """The opensm.conf read, if any (a partitions file may come alone)."""
+    partitions_file: str | None = None
+    """The partitions.conf read with it (same folder and name prefix), if any."""
+    qos_policy_source: str | None = None
+    """The qos-policy.conf read with it (same folder and name prefix), if any."""
+    qos_policy_sls: dict[int, SourceRef] = Field(default_factory=dict)
+    """SLs that QoS policy assigns (``sl:`` of its levels, ``qos-ulps`` rules), first line."""
+
+    def option(self, key: str) -> OpenSmOption | None:
+        """The line that sets ``key`` (the last one: OpenSM reads the file top to bottom)."""
+        for opt in reversed(self.options):
+            if opt.key == key:
+                return opt
+        return None
+
+
 class Device(Located):
     """A switch (or later a host / IB node) with its ports and settings."""
 
@@ -528,9 +813,17 @@ class Device(Located):
     buffer_model: Literal["traditional", "dynamic"] | None = None
     buffer_pools: dict[str, BufferPool] = Field(default_factory=dict)
     buffer_profiles: dict[str, BufferProfile] = Field(default_factory=dict)
+    headroom_in_size: bool | None = None
+    """True where a lossless buffer profile's ``size`` is its headroom (xon + xoff, or xon with
+    a shared headroom pool), as on NVIDIA Spectrum; None where the input does not say (Broadcom
+    ASICs reserve the headroom apart from ``size``)."""
     references: list[Reference] = Field(default_factory=list)
     """Name references between configuration objects (only SONiC and NX-OS record them)."""
     suppressions: list[Suppression] = Field(default_factory=list)
+    host: HostFacts | None = None
+    """The RoCE NICs of a GPU host (``vendor`` ``host``); None on switches."""
+    opensm: OpenSmConfig | None = None
+    """The subnet manager configuration, on the device that stands for an OpenSM host."""
 
     def maps_for(self, iface: Interface | None = None) -> ClassMaps:
         """The classification chain in effect on ``iface`` (its own, else the device's)."""
@@ -548,6 +841,16 @@ class Device(Located):
         if queue is not None:
             return queue
         return maps.tc_to_queue.get(priority, priority)
+
+    def pg_for_priority(self, priority: int, iface: Interface | None = None) -> int:
+        """Ingress priority group that buffers (and pauses) PFC priority ``priority``: the PFC
+        priority to PG map where the vendor has one, else traffic class = priority through
+        the traffic-class to PG map."""
+        maps = self.maps_for(iface)
+        pg = maps.pfc_priority_to_pg.get(priority)
+        if pg is not None:
+            return pg
+        return maps.tc_to_pg.get(priority, priority)
 
     def profile_providing(self, priorities: set[int]) -> str | None:
         """A QoS profile of this device that turns PFC on for ``priorities``, if any."""
@@ -580,6 +883,133 @@ class Device(Located):
         return profile.name if all(r in refs for r in own) else None
 
 
+# -- InfiniBand discovery (ibnetdiscover, iblinkinfo, subnet lists) ---------------------------
+
+IbNodeType = Literal["switch", "ca", "router"]
+IbPortState = Literal["Down", "Initialize", "Armed", "Active"]
+"""Logical port state (IBTA PortInfo:PortState)."""
+IbPhysState = Literal["Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp",
+                      "LinkErrorRecovery", "PhyTest"]
+"""Physical port state (IBTA PortInfo:PortPhysicalState)."""
+
+
+class IbSpeed(NamedTuple):
+    """One InfiniBand speed generation (domain.md 2.4: libibmad strings, IBTA rate codes)."""
+
+    name: str
+    rank: int
+    """Order of the generations: a higher rank carries more data per lane."""
+    lane_gbps: float
+    """Per-lane signalling rate as the diagnostics print it (``106.25 Gbps`` for NDR)."""
+    lane_mbps: int
+    """Nominal per-lane data rate in Mb/s: the 4x rate the generation is named by, over 4."""
+
+
+IB_SPEEDS: dict[str, IbSpeed] = {s.name: s for s in (
+    IbSpeed("SDR", 1, 2.5, 2_500),
+    IbSpeed("DDR", 2, 5.0, 5_000),
+    IbSpeed("QDR", 3, 10.0, 10_000),
+    IbSpeed("FDR10", 4, 10.3125, 10_000),
+    IbSpeed("FDR", 5, 14.0625, 14_000),
+    IbSpeed("EDR", 6, 25.78125, 25_000),
+    IbSpeed("HDR", 7, 53.125, 50_000),
+    IbSpeed("NDR", 8, 106.25, 100_000),
+    IbSpeed("XDR", 9, 212.5, 200_000),
+)}
+"""Generation name -> its facts; the one table every IB parser and rule goes through (the
+text forms are read in ``fablint.units``). FDR10 signals 10.3125 Gb/s per lane with 64b/66b, so
+it outranks QDR although both are sold as 40 Gb/s at 4x."""
+IB_WIDTHS = (1, 2, 4, 8, 12)
+"""Link widths in lanes (``1x`` … ``12x``)."""
+
+
+def ib_speed_rank(speed: str | None) -> int:
+    """Rank of a generation name; 0 when unknown (``???`` in a dump)."""
+    info = IB_SPEEDS.get(speed or "")
+    return info.rank if info else 0
+
+
+def ib_rate_mbps(speed: str | None, width: int | None) -> int | None:
+    """Nominal data rate of a link in Mb/s (4x NDR: 400000), None when either is unknown."""
+    info = IB_SPEEDS.get(speed or "")
+    return info.lane_mbps * width if info and width else None
+
+
+def fmt_guid(guid: int | None) -> str:
+    """A GUID as the diagnostics print it: ``0x0002c903003421b0``."""
+    return "" if guid is None else f"0x{guid:016x}"
+
+
+class IbPort(Located):
+    """A port of an InfiniBand node as a discovery dump shows it."""
+
+    number: int
+    guid: int | None = None
+    """Port GUID of a CA or router port (a switch's ports share ``IbNode.port_guid``)."""
+    lid: int | None = None
+    """Base LID of a CA or router port; a switch's ports use the switch's ``IbNode.lid``."""
+    lmc: int | None = None
+    state: IbPortState | None = None
+    """Logical state where the dump says (iblinkinfo, subnet lists); None: not shown."""
+    phys_state: IbPhysState | None = None
+    width: int | None = None
+    """Active width in lanes (1, 2, 4, 8, 12)."""
+    speed: str | None = None
+    """Active speed generation (``IB_SPEEDS`` name), None when unknown (``???``)."""
+    could_be_width: int | None = None
+    """Widest width both ends support, where the dump says the port runs narrower
+    (iblinkinfo ``Could be 4X``)."""
+    could_be_speed: str | None = None
+    """Fastest generation both ends support, where the dump says the port runs slower
+    (iblinkinfo ``Could be 106.25 Gbps``, ``Could be FDR10``)."""
+    peer: Endpoint | None = None
+    """The port at the other end of the cable: ``device`` is the peer's ``IbNode.key`` and
+    ``interface`` its port number. None: nothing cabled, or the dump does not say."""
+
+    @property
+    def rate_mbps(self) -> int | None:
+        return ib_rate_mbps(self.speed, self.width)
+
+
+class IbNode(Located):
+    """An InfiniBand node (switch, channel adapter or router) of a discovery dump.
+
+    Not a ``Device``: a device is a configuration that fablint lints line by line, an IB node is
+    what a fabric scan saw; one dump describes thousands of them. A dump that lists the same
+    GUID twice yields two nodes with the same ``guid`` and distinct ``key``.
+    """
+
+    key: str
+    """Unique within its dump: the node GUID (``0x…``) where the dump gives one, else the GUID
+    of a port, with ``#2``, ``#3`` … for further records that claim the same identity."""
+    type: IbNodeType
+    guid: int | None = None
+    """Node GUID, where the dump shows it (ibnetdiscover topology, subnet lists)."""
+    system_guid: int | None = None
+    port_guid: int | None = None
+    """Port GUID of a switch (its management port 0, reported by every port of the switch)."""
+    description: str | None = None
+    """NodeDescription (a host name and device such as ``gpu01 mlx5_0``, or the factory
+    string when nobody set one)."""
+    lid: int | None = None
+    """LID of a switch (its port 0)."""
+    lmc: int | None = None
+    port_count: int | None = None
+    vendor_id: int | None = None
+    device_id: int | None = None
+    revision: int | None = None
+    enhanced_port0: bool | None = None
+    master_sm: bool = False
+    """The master subnet manager runs here (subnet list ``SW-SM`` / ``CA-SM``)."""
+    ports: dict[int, IbPort] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """How messages name the node: its description, else its GUID."""
+        return (self.description or "").strip() or fmt_guid(self.guid or self.port_guid) \
+            or self.key
+
+
 class Link(Located):
     """A cable between two ports, from LLDP, SONiC DEVICE_NEIGHBOR, IB dumps or intent."""
 
@@ -594,6 +1024,134 @@ class Link(Located):
     """What the ``b`` end says about its port (LLDP port description: a host's NIC name)."""
     max_frame_bytes: int | None = None
     """Largest frame the ``b`` end advertises (LLDP IEEE 802.3 TLV), for MTU cross-checks."""
+    width: int | None = None
+    """Active width in lanes (InfiniBand links)."""
+    a_speed: str | None = None
+    b_speed: str | None = None
+    """Active speed generation as each end reports it (InfiniBand links: ``NDR``)."""
+
+
+Role = Literal["host", "leaf", "spine", "super-spine", "switch", "unknown"]
+
+
+class TopologyNode(BaseModel):
+    """A device or host as the cabling shows it, with its place in the fabric."""
+
+    name: str
+    role: Role = "unknown"
+    tier: int | None = None
+    """0 hosts, 1 leaves, 2 spines, 3 super-spines."""
+    role_from: str = "inferred"
+    """``policy`` (a name pattern in topology.roles), ``inferred`` (from the graph) or ``name``."""
+    configured: bool = False
+    """fablint read this device's configuration (not only seen from its neighbours)."""
+    has_lldp: bool = False
+    """fablint read this device's own LLDP table, so its silence about a port means something."""
+
+
+class PortEnd(BaseModel):
+    """How the port at one end of a cable is configured, for checks across the cable."""
+
+    interface: str
+    speed_mbps: int | None = None
+    mtu: int | None = None
+    admin_up: bool = True
+    routed: bool = False
+    pfc: list[int] = Field(default_factory=list)
+    """Priorities PFC is in effect for."""
+    trust: str | None = None
+    src: SourceRef | None = None
+    neighbor: Endpoint | None = None
+    """The peer the device's own configuration names (SONiC DEVICE_NEIGHBOR)."""
+    neighbor_src: SourceRef | None = None
+
+
+class Cable(BaseModel):
+    """One cable, joined from what either end (LLDP, IB dump, SONiC DEVICE_NEIGHBOR) says."""
+
+    a: Endpoint
+    b: Endpoint
+    a_port: PortEnd | None = None
+    """The ``a`` end's configuration, when fablint read that device's configuration."""
+    b_port: PortEnd | None = None
+    speed_mbps: int | None = None
+    """The slower end's configured or trained speed; None when neither end says."""
+    confirmed: bool = False
+    """Both ends report the cable."""
+    sources: list[SourceRef] = Field(default_factory=list)
+    origin: str = "unknown"
+
+
+class CablingIssue(BaseModel):
+    """Claims about cabling that do not add up: one-sided, contradictory or unresolvable."""
+
+    kind: Literal["one-sided", "contradiction", "self-loop", "missing", "extra", "miswired",
+                  "wrong-speed"]
+    """The first three: the files disagree with each other; the others: with the intent."""
+    device: str
+    interface: str
+    message: str
+    src: SourceRef | None = None
+    related: list[SourceRef] = Field(default_factory=list)
+
+
+class Bisection(BaseModel):
+    """Bisection bandwidth of the switch fabric, with how it was obtained."""
+
+    mbps: int
+    ideal_mbps: int
+    """Half the host-facing capacity: what a non-blocking fabric offers."""
+    method: Literal["clos", "min-cut"]
+    exact: bool
+    why: str
+
+
+class Topology(BaseModel):
+    """The cabling of the fabric as a graph: nodes with roles, and the cables between them.
+
+    Derived from links (never parsed directly); built once per run before fabric-wide rules.
+    """
+
+    nodes: dict[str, TopologyNode] = Field(default_factory=dict)
+    cables: list[Cable] = Field(default_factory=list)
+    _index: dict[str, list[Cable]] | None = PrivateAttr(default=None)
+    _indexed: int = PrivateAttr(default=-1)
+    issues: list[CablingIssue] = Field(default_factory=list)
+    bisection: Bisection | None = None
+
+    def role(self, name: str) -> Role:
+        node = self.nodes.get(name)
+        return node.role if node else "unknown"
+
+    def cables_of(self, name: str) -> list[Cable]:
+        """The cables of one node (indexed on first use; the topology is built once)."""
+        index = self._index
+        if index is None or self._indexed != len(self.cables):
+            index = {}
+            for cable in self.cables:
+                index.setdefault(cable.a.device, []).append(cable)
+                if cable.b.device != cable.a.device:
+                    index.setdefault(cable.b.device, []).append(cable)
+            self._index, self._indexed = index, len(self.cables)
+        return index.get(name, [])
+
+    def capacities(self, name: str) -> tuple[int, int, int]:
+        """(down, up, cables of unknown speed) of a node, in Mb/s: towards lower and higher
+        tiers. Cables within a tier (MLAG peer links) count in neither."""
+        node = self.nodes[name]
+        down = up = unknown = 0
+        for cable in self.cables_of(name):
+            other = cable.b.device if cable.a.device == name else cable.a.device
+            other_tier = self.nodes[other].tier if other in self.nodes else None
+            if node.tier is None or other_tier is None or other_tier == node.tier:
+                continue
+            if cable.speed_mbps is None:
+                unknown += 1
+            elif other_tier < node.tier:
+                down += cable.speed_mbps
+            else:
+                up += cable.speed_mbps
+        return down, up, unknown
 
 
 class ParseProblem(BaseModel):
@@ -621,6 +1179,8 @@ class InputFile(BaseModel):
     """Line of each device's name, for messages about duplicate names."""
     explicit: bool = False
     """Named on the command line (as opposed to found in a folder)."""
+    ib_nodes: int = 0
+    """InfiniBand nodes the file describes (discovery dumps)."""
 
 
 class Fabric(BaseModel):
@@ -628,5 +1188,9 @@ class Fabric(BaseModel):
 
     devices: dict[str, Device] = Field(default_factory=dict)
     links: list[Link] = Field(default_factory=list)
+    topology: Topology | None = None
+    """Cables joined from ``links`` with roles and tiers; set by the engine when links exist."""
+    ib_nodes: list[IbNode] = Field(default_factory=list)
+    """InfiniBand nodes of the discovery dumps read (one entry per record: duplicates stay)."""
     inputs: list[InputFile] = Field(default_factory=list)
     problems: list[ParseProblem] = Field(default_factory=list)

@@ -16,6 +16,7 @@ from fablint.checks import REGISTRY
 from fablint.config import ProjectConfig
 from fablint.engine import LintOptions, LintResult, lint
 from fablint.findings import Finding
+from fablint.intent import load_intent
 from fablint.profiles import load_policy
 from fablint.yamlio import ConfigError, load_yaml
 
@@ -65,14 +66,25 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
+INTENT_FILE = "intent.yaml"
+"""A case file of this name is the intended topology (``--intent``), not an input."""
+
+
 def run_case(case: Case, workdir: Path | None = None) -> LintResult:
     """Lint the case's files with every rule and the default profile plus the case's policy."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as aside:
         root = workdir or Path(tmp)
+        intent = None
         for name, text in case.files.items():
+            if name == INTENT_FILE:  # the intended topology is an option, not an input
+                path = Path(aside) / name
+                path.write_text(text, encoding="utf-8")
+                intent = load_intent(path)
+                continue
             (root / name).write_text(text, encoding="utf-8")
         policy = load_policy("default", case.policy)
-        options = LintOptions(paths=[str(root)], config=ProjectConfig(), policy=policy, jobs=1)
+        options = LintOptions(paths=[str(root)], config=ProjectConfig(), policy=policy, jobs=1,
+                              intent=intent)
         result = lint(options)
         for finding in result.findings:
             if finding.file:

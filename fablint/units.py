@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from fablint.model import Threshold
+from fablint.model import IB_SPEEDS, IB_WIDTHS, Threshold
 
 _SIZE_FACTORS = {
     "bytes": 1,
@@ -108,3 +108,76 @@ def parse_int_list(text: str, lo: int, hi: int) -> list[int]:
                 raise ValueError(f"{v} outside {lo}-{hi}")
             out.add(v)
     return sorted(out)
+
+
+# -- InfiniBand ---------------------------------------------------------------------------------
+# Every IB dump writes speed and width its own way; they all end up as an ``IB_SPEEDS`` name and
+# a lane count here (libibmad / ibnetdiscover / opensm strings, domain.md 2.4).
+
+_IB_LANE_GBPS = {info.lane_gbps: name for name, info in IB_SPEEDS.items() if name != "FDR10"}
+_IB_SUBNET_LIST_SPEEDS = {"2.5": "SDR", "5": "DDR", "10": "QDR", "14": "FDR", "25": "EDR",
+                          "50": "HDR", "100": "NDR", "200": "XDR"}
+"""``SPD=`` of opensm-subnet.lst / ibdiagnet2.lst: the per-lane rate rounded to Gb/s."""
+IB_UNKNOWN = frozenset({"", "?", "??", "???", "undefined", "unknown"})
+"""What the tools print for a speed or width they cannot tell."""
+
+
+def ib_speed(token: str) -> str | None:
+    """An IB speed generation from ``NDR``, ``4xNDR``'s ``NDR``, ``106.25 Gbps``, ``106.25``,
+    ``10.0 Gbps (FDR10)``, ``FDR10`` or a subnet list's ``25``; None for ``???``.
+
+    Raises ValueError for text that is none of these.
+    """
+    text = token.strip()
+    if text.lower() in IB_UNKNOWN:
+        return None
+    upper = text.upper()
+    if "FDR10" in upper:
+        return "FDR10"
+    if upper in IB_SPEEDS:
+        return upper
+    rounded = _IB_SUBNET_LIST_SPEEDS.get(text)
+    if rounded is not None:
+        return rounded
+    number = upper.removesuffix("GBPS").removesuffix("GB/S").strip()
+    try:
+        value = float(number)
+    except ValueError:
+        raise ValueError(f"unknown InfiniBand speed {token!r}") from None
+    name = _IB_LANE_GBPS.get(value)
+    if name is None:
+        raise ValueError(f"unknown InfiniBand lane rate {token!r}")
+    return name
+
+
+def ib_width(token: str) -> int | None:
+    """Lanes from ``4x``, ``4X``, ``12x``, ``4``; None for ``??``. Raises ValueError otherwise."""
+    text = token.strip().lower()
+    if text in IB_UNKNOWN:
+        return None
+    digits = text.removesuffix("x")
+    if not digits.isdigit() or int(digits) not in IB_WIDTHS:
+        raise ValueError(f"unknown InfiniBand link width {token!r}")
+    return int(digits)
+
+
+def ib_width_speed(token: str) -> tuple[int | None, str | None]:
+    """ibnetdiscover's joined ``4xNDR``, ``1xSDR``, ``4x???``, ``??SDR``: (lanes, generation)."""
+    text = token.strip()
+    head, sep, tail = text.partition("x")
+    if not sep or not (head.isdigit() or head in IB_UNKNOWN):
+        if text.startswith("??"):
+            return None, ib_speed(text[2:])
+        raise ValueError(f"unknown InfiniBand width and speed {token!r}")
+    return ib_width(head + "x"), ib_speed(tail)
+
+
+def ib_guid(token: str) -> int:
+    """A 64-bit GUID from ``0x0002c903003421b0`` or bare hex; raises ValueError otherwise."""
+    text = token.strip().lower().removeprefix("0x")
+    if not text or len(text) > 16 or text.strip(_HEX_DIGITS):
+        raise ValueError(f"not a 64-bit GUID: {token!r}")
+    return int(text, 16)
+
+
+_HEX_DIGITS = "0123456789abcdef"

@@ -35,6 +35,8 @@ FINDING_KEYS = {"rule", "name", "severity", "category", "device", "object", "fil
 PLANTED = {
     ("spine2", "ECN003"): ("spine2.cfg", "random-detect ecn minimum-threshold 1500 kbytes", None),
     ("leaf2", "MTU001"): ("leaf2.cfg", "interface Ethernet50/1", None),
+    # the same fault seen across the cable (LLDP: leaf2 Ethernet50/1 - spine2 Ethernet2/1)
+    ("leaf2", "MTU005"): ("leaf2.cfg", "interface Ethernet50/1", None),
     ("leaf3", "ACL001"): ("leaf3.cfg", "ip access-group HOST-PROTECT in", None),
     ("leaf3", "PFC003"): ("leaf3.cfg", "flowcontrol receive on", None),
     # SONiC: the port's own entry in the PORT table, as EOS and NX-OS cite the interface line
@@ -154,7 +156,7 @@ def test_lint_demo_text_reports_every_planted_fault_with_file_and_line(cli: Runn
     for file, line, rule, device in rows:
         assert (file, line) == _planted_at(device, rule), (rule, device)
     assert run.stdout.rstrip().splitlines()[-1] == (
-        "6 problems (6 errors) in 6 devices in 6 files; 6 with a fix shown.")
+        "7 problems (7 errors) in 6 devices in 11 files; 7 with a fix shown.")
 
 
 def test_lint_demo_github_format_has_file_and_line() -> None:
@@ -188,9 +190,9 @@ def test_lint_demo_json(cli: Runner) -> None:
                                                                  finding["rule"])
     assert _pairs(doc) == set(PLANTED)
     summary = doc["summary"]
-    assert summary["total"] == 6 and summary["errors"] == 6 and summary["warnings"] == 0
+    assert summary["total"] == 7 and summary["errors"] == 7 and summary["warnings"] == 0
     assert summary["by_rule"] == {rule: 1 for _, rule in PLANTED}
-    assert summary["devices"] == 6 and summary["files"] == 6
+    assert summary["devices"] == 6 and summary["files"] == 11
     assert summary["exit_code"] == 1
 
 
@@ -330,9 +332,9 @@ def test_output_file_is_written_and_nothing_else(tmp_path: Path, fmt: str) -> No
     content = target.read_text(encoding="utf-8")
     if fmt == "json":
         assert _pairs(json.loads(content)) == set(PLANTED)
-        assert "6 problems" in run.stderr  # the summary line goes to stderr
+        assert "7 problems" in run.stderr  # the summary line goes to stderr
     else:
-        assert "MTU001" in content and "6 problems" in content
+        assert "MTU001" in content and "7 problems" in content
 
 
 def test_output_into_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
@@ -365,19 +367,20 @@ def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path
 
     wrote = cli("lint", "--write-baseline", "b.json", "fabric")
     assert wrote.code == 0
-    assert "6 finding" in wrote.stderr
+    assert "7 finding" in wrote.stderr
     assert wrote.stdout == ""
     recorded = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
-    assert len(recorded["findings"]) == 6
+    assert len(recorded["findings"]) == 7
 
     clean = cli("lint", "--baseline", "b.json", "-f", "json", "fabric")
     assert clean.code == 0
     doc = _json(clean)
     assert doc["findings"] == []
-    assert doc["summary"]["baselined"] == 6
+    assert doc["summary"]["baselined"] == 7
 
     # Every file moves down (comments and blank lines at the top), and leaf1 gets a new fault.
-    shifted = sorted(p for p in fabric.rglob("*") if p.is_file() and p.name != "README.md")
+    shifted = sorted(p for p in fabric.rglob("*") if p.is_file() and p.name != "README.md"
+                     and p.parent.name != "lldp")
     assert [p.relative_to(fabric).as_posix() for p in shifted] == [
         "leaf1.cfg", "leaf2.cfg", "leaf3.cfg", "leaf4/config_db.json", "spine1.cfg", "spine2.cfg"]
     for path in shifted:
@@ -393,21 +396,24 @@ def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path
     assert after.code == 1
     doc = _json(after)
     assert [(f["device"], f["rule"], f["object"], f["file"]) for f in doc["findings"]] == [
-        ("leaf1", "MTU001", "Ethernet49/1", "fabric/leaf1.cfg")
+        # the same fault seen across the cable to spine1 (the LLDP tables did not move),
+        # at the interface line
+        ("leaf1", "MTU005", "Ethernet49/1", "fabric/leaf1.cfg"),
+        ("leaf1", "MTU001", "Ethernet49/1", "fabric/leaf1.cfg"),
     ]
-    cited = leaf1.read_text(encoding="utf-8").splitlines()[doc["findings"][0]["line"] - 1]
+    cited = leaf1.read_text(encoding="utf-8").splitlines()[doc["findings"][1]["line"] - 1]
     assert cited == "   mtu 1500"
-    assert doc["summary"]["baselined"] == 6
+    assert doc["summary"]["baselined"] == 7
 
-    # Without the baseline all seven are back, at their shifted lines.
+    # Without the baseline all seven are back, at their shifted lines, with the two new ones.
     full = _json(cli("lint", "-f", "json", "fabric"))
-    assert len(full["findings"]) == 7
+    assert len(full["findings"]) == 9
     original = _json(run_inprocess("lint", "-f", "json", "fixtures/demo"))
     shift = SHIFT.count("\n")
     lines = {(f["device"], f["rule"]): f["line"] for f in original["findings"]}
     assert set(lines) == set(PLANTED)
     assert {(f["device"], f["rule"]) for f in full["findings"]} == set(PLANTED) | {
-        ("leaf1", "MTU001")}
+        ("leaf1", "MTU001"), ("leaf1", "MTU005")}
     for f in full["findings"]:
         if (f["device"], f["rule"]) in lines:
             assert f["line"] == lines[(f["device"], f["rule"])] + shift, f

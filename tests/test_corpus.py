@@ -20,6 +20,22 @@ NEEDS_CORPUS = pytest.mark.skipif(not FILES, reason=f"shared corpus not found at
 FOLDER_FORMAT = {"eos": "eos", "nxos": "nxos", "sonic": "sonic", "lldp": "lldp"}
 CONFIG_FORMATS = ("eos", "nxos", "sonic")
 NOT_CONFIGS = (".j2", ".ini", ".yaml")
+# Files of folders that hold several formats (ib/) -> their format. A file not listed here is
+# never claimed as one of these formats.
+FILE_FORMAT = {
+    "ib/rhel6-opensm-3.3.9-default.conf": "opensm",
+    "ib/bentwire-opensm.conf": "opensm",
+    "ib/chester-gillon-opensm-qos-fragment.conf": "opensm",
+    "ib/bentwire-partitions.conf": "opensm-partitions",
+    "ib/ibtopotool-1-manpage-sdr.topo": "ibnetdiscover",
+    "ib/ibtopotool-2-ibm-small.topo": "ibnetdiscover",
+    "ib/ibtopotool-4-oracle-sun-qdr.topo": "ibnetdiscover",
+    "ib/infiniband-exporter-ibnetdiscover-p-edr.out": "ibnetdiscover-ports",
+    "ib/infiniband-exporter-ibnetdiscover-p-hdr.out": "ibnetdiscover-ports",
+    "ib/qdr-teaker-iblinkinfo-excerpt.txt": "iblinkinfo",
+}
+IB_DUMP_FORMATS = ("ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "ib-subnet-list")
+OPENSM_FORMATS = ("opensm", "opensm-partitions", "opensm-qos-policy")
 
 
 def _ids(paths: list[Path]) -> list[str]:
@@ -45,11 +61,15 @@ def test_parser_survives_every_corpus_file(parser_name: str, path: Path) -> None
 def test_each_corpus_file_is_recognised_or_reported(path: Path) -> None:
     outcome = parse_file(str(path), False)
     folder = path.relative_to(CORPUS).parts[0]
-    expected = FOLDER_FORMAT.get(folder)
+    relative = path.relative_to(CORPUS).as_posix()
+    expected = FILE_FORMAT.get(relative, FOLDER_FORMAT.get(folder))
+    if relative not in FILE_FORMAT:
+        assert outcome.input.format not in OPENSM_FORMATS
+        assert outcome.input.format not in IB_DUMP_FORMATS
     if expected in PARSERS and not path.name.endswith(NOT_CONFIGS):
         assert outcome.input.format == expected, outcome.problems
         assert not [p for p in outcome.problems if p.fatal]
-        assert outcome.devices or outcome.links
+        assert outcome.devices or outcome.links or outcome.ib_nodes
     elif outcome.input.format is None:
         assert [p.kind for p in outcome.problems] in (["unsupported"], ["parse-error"])
         assert outcome.problems[0].fatal

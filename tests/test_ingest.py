@@ -114,10 +114,12 @@ def test_discover_missing_path_raises(tmp_path: Path) -> None:
 
 def test_discover_demo_fixture() -> None:
     found = discover([str(DEMO)])
-    # README.md is skipped; the SONiC leaf's folder is walked after the files beside it.
+    # README.md is skipped; sub-folders are walked after the files beside them, in name order.
+    lldp = [(f"lldp/{name}_show_lldp_neighbors.txt", False)
+            for name in ("leaf1", "leaf2", "leaf3", "spine1", "spine2")]
     assert _rel(found, DEMO) == [
         ("leaf1.cfg", False), ("leaf2.cfg", False), ("leaf3.cfg", False), ("spine1.cfg", False),
-        ("spine2.cfg", False), ("leaf4/config_db.json", False),
+        ("spine2.cfg", False), ("leaf4/config_db.json", False), *lldp,
     ]
 
 

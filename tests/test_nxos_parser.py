@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fablint.findings import FixIntent
 from fablint.fixes import render_fix
@@ -83,6 +85,9 @@ def test_tor_pfc_from_network_qos_no_drop_class(corpus: Path) -> None:
     assert not uplink.configured("mode")
     assert uplink.watchdog.enabled is False
     assert device.qos.class_mtu == {3: 2240, 0: 9216}
+    assert device.qos.no_drop_classes == {3}  # 'pause no-drop' on the class matching qos-group 3
+    assert device.qos.field_src["no_drop_classes[3]"] == SourceRef(TOR, 131)
+    assert device.qos.class_names == {3: "RDMA", 0: "class-default"}
 
 
 def test_tor_classification_and_queues(corpus: Path) -> None:
@@ -91,7 +96,11 @@ def test_tor_classification_and_queues(corpus: Path) -> None:
     assert device.qos.cos_to_tc == {3: 3}
     assert device.qos.field_src["cos_to_tc[3]"] == SourceRef(TOR, 113)
     assert device.qos.dscp_to_tc == {}
+    assert device.qos.src == SourceRef(TOR, 138)  # the system qos binding of QOS_MARKING
     uplink = device.interfaces["Ethernet1/27"]
+    # NX-OS has no trust setting: a CoS-only policy leaves trust unset, and the DSCP map says
+    # what happens to untagged RoCE (qos-group 0).
+    assert uplink.qos.trust is None and device.maps_for(uplink).tc_for_dscp(26) == 0
     assert uplink.profile == "QOS_QUEUEING"
     queue = uplink.qos.queues[3]
     assert (queue.name, queue.scheduling, queue.bandwidth_percent) == ("RDMA", "dwrr", 50)
@@ -119,10 +128,30 @@ def test_tor_lint_findings(corpus: Path) -> None:
     case = Case(rule="ECN001", name="tor", kind="bad", vendor="nxos", files={"tor1.cfg": text})
     result = run_case(case)
     found = findings_of(result, "ECN001")
-    assert sorted(f.object for f in found) == [f"Ethernet1/{n} queue 3" for n in (27, 28, 29, 30)]
+    # One finding per port or one on the shared queuing policy: either way about queue 3.
+    assert found and all((f.object or "").endswith("queue 3") for f in found)
     assert found[0].fix is not None
     assert "policy-map type queuing QOS_QUEUEING\n  class type queuing RDMA" in found[0].fix
     assert findings_of(result, "PFC001") == [] and findings_of(result, "MTU001") == []
+
+
+def test_tor_classification_findings(corpus: Path) -> None:
+    """The real ToR classifies RDMA by CoS 3 (its host ports are tagged layer 2); on its routed
+    uplinks untagged RoCE meets that policy and lands in qos-group 0."""
+    text = (corpus / "nxos" / TOR).read_text(encoding="utf-8")
+    result = run_case(Case(rule="QOS001", name="tor", kind="bad", vendor="nxos",
+                           files={"tor1.cfg": text}))
+    uplinks = [f"Ethernet1/{n}" for n in (27, 28, 29, 30)]
+    (qos001,) = findings_of(result, "QOS001")
+    assert all(name in qos001.message for name in uplinks) and qos001.line == 138
+    assert "DSCP 26 -> traffic class 0" in qos001.message
+    assert findings_of(result, "QOS003") == []  # NX-OS has no trust setting
+    (mtu004,) = findings_of(result, "MTU004")  # 'mtu 2240' on the no-drop RDMA class
+    assert (mtu004.line, mtu004.object) == (130, "RDMA")
+    assert mtu004.fix == ("policy-map type network-qos QOS_NETWORK\n"
+                          "  class type network-qos RDMA\n    mtu 9216")
+    assert sorted(f.object or "" for f in findings_of(result, "PFC004")) == uplinks  # auto mode
+    assert findings_of(result, "QOS006") == [] and findings_of(result, "QOS007") == []
 
 
 # -- batfish snippets ------------------------------------------------------------------------
@@ -220,6 +249,9 @@ def test_unbound_policies_do_nothing() -> None:
     assert not any(p.bound for p in device.policies.values())
     assert set(device.policies) == {"qos:CLASSIFY", "qos:PORT_CLASSIFY", "network-qos:NQ",
                                     "queuing:OUT"}
+    # The default network-qos policy drops in every class.
+    assert device.qos.no_drop_classes == set() and device.qos.class_mtu == {}
+    assert not device.qos.class_is_no_drop(3, {3})
 
 
 def test_bound_policies_take_effect() -> None:
@@ -244,6 +276,12 @@ def test_bound_policies_take_effect() -> None:
     assert wred is not None and queues[1].ecn is None
     assert wred.min_threshold is not None and wred.min_threshold.bytes == 100000
     assert eth.profile == "OUT" and device.profile_of(eth, "queues") == "OUT"
+    assert device.qos.no_drop_classes == {3} and device.qos.class_names == {3: "c-8q-nq3"}
+    assert eth.qos.trust == "dscp" and eth.qos.field_src["trust"] == SourceRef(F, 25)
+    assert [(s.kind, s.direction, s.device_wide) for s in device.qos.policy_slots] == [
+        ("qos", "in", False), ("network-qos", None, True), ("queuing", "out", False)]
+    assert {(b.kind, b.direction) for b in eth.qos.policies} == {
+        ("qos", "in"), ("network-qos", None), ("queuing", "out")}
 
 
 def test_interface_policy_overrides_system() -> None:
@@ -289,6 +327,64 @@ system qos
     assert device.interfaces["Ethernet1/1"].qos.pfc.no_drop == {4}
     assert device.qos.tc_to_pfc_priority == {3: 4}
     assert device.queue_for_priority(4) == 3
+    assert device.qos.lossless_class(4) == 3  # fixes send traffic for priority 4 to group 3
+    assert device.qos.class_mtu == {3: 1500}  # no 'mtu' line: the class default, not configured
+    assert "class_mtu[3]" not in device.qos.field_src
+
+
+def test_port_policy_keeps_the_device_no_drop_classes() -> None:
+    """A port's own qos policy changes DSCP -> qos-group only; no-drop is device-wide."""
+    text = HEAD + """class-map type qos match-any ROCE
+  match dscp 26
+policy-map type qos PORT
+  class ROCE
+    set qos-group 4
+policy-map type network-qos NQ
+  class type network-qos c-8q-nq4
+    pause pfc-cos 3
+system qos
+  service-policy type network-qos NQ
+interface Ethernet1/1
+  no switchport
+  service-policy type qos input PORT
+"""
+    device = device_of(text)
+    eth = device.interfaces["Ethernet1/1"]
+    maps = device.maps_for(eth)
+    assert maps is eth.qos.maps and maps.dscp_to_tc == {26: 4}
+    assert (maps.no_drop_classes, maps.tc_to_pfc_priority) == ({4}, {4: 3})
+    assert maps.field_src["no_drop_classes[4]"] == SourceRef(F, 9)
+    assert maps.class_is_no_drop(4, eth.qos.pfc.active_priorities)
+    assert not maps.class_is_no_drop(3, eth.qos.pfc.active_priorities)
+    assert device.queue_for_priority(3, eth) == 4
+    assert maps.dscps_by_priority()[3] == [26]  # priority 3 holds back DSCP 26 only
+
+
+_GROUPS = st.lists(st.tuples(st.integers(0, 7), st.sets(st.integers(0, 7), min_size=1,
+                                                         max_size=2)),
+                   max_size=4, unique_by=lambda item: item[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GROUPS)
+def test_no_drop_facts_follow_the_network_qos_classes(
+        classes: list[tuple[int, set[int]]]) -> None:
+    """Whatever classes pause, the port's no-drop priorities are the union of their pfc-cos,
+    the no-drop classes are exactly the paused qos-groups, and a class paused with one priority
+    is paused with that priority in the chain."""
+    lines = ["policy-map type network-qos NQ"]
+    for group, cos in classes:
+        lines += [f"  class type network-qos c-8q-nq{group}",
+                  f"    pause pfc-cos {','.join(str(c) for c in sorted(cos))}"]
+    text = HEAD + "\n".join(lines) + "\nsystem qos\n  service-policy type network-qos NQ\n" + PORT
+    device = device_of(text)
+    port = device.interfaces["Ethernet1/1"]
+    assert port.qos.pfc.no_drop == set().union(*(cos for _, cos in classes))
+    assert device.qos.no_drop_classes == {group for group, _ in classes}
+    for group, cos in classes:
+        if len(cos) == 1:
+            assert device.qos.pfc_priority_of(group) == next(iter(cos))
+        assert device.qos.class_mtu[group] == 1500
 
 
 def test_pfc_mode_watchdog_and_link_pause() -> None:
@@ -433,6 +529,40 @@ interface Ethernet1/1
      "class-map type qos match-any QOS_GROUP_3\n  match dscp 24,26\n"
      "policy-map type qos CLASSIFY\n  class QOS_GROUP_3\n    set qos-group 3"),
     ("trust-dscp", {"interface": "Ethernet1/1"}, None),
+    ("dscp-map", {"interface": "Ethernet1/1", "dscp": [48], "tc": 7, "map": "CLASSIFY",
+                  "before": "ROCE"},
+     "class-map type qos match-any QOS_GROUP_7\n  match dscp 48\n"
+     "policy-map type qos CLASSIFY\n  class QOS_GROUP_7 insert-before ROCE\n    set qos-group 7"),
+    ("dscp-map", {"interface": "Ethernet1/1", "dscp": [26], "tc": 3, "map": None},
+     "class-map type qos match-any QOS_GROUP_3\n  match dscp 26\n"
+     "policy-map type qos ROCE_CLASSIFICATION\n  class QOS_GROUP_3\n    set qos-group 3\n"
+     "system qos\n  service-policy type qos input ROCE_CLASSIFICATION"),
+    ("pfc-mode-on", {"interface": "Ethernet1/1"},
+     "interface Ethernet1/1\n  priority-flow-control mode on"),
+    ("policy-bind", {"kind": "network-qos", "direction": None, "name": "NQ", "interface": None},
+     "system qos\n  service-policy type network-qos NQ"),
+    ("policy-bind", {"kind": "qos", "direction": "in", "name": "C", "interface": "Ethernet1/2"},
+     "interface Ethernet1/2\n  service-policy type qos input C"),
+    ("policy-bind", {"kind": "queuing", "direction": "out", "name": None, "interface": None},
+     None),
+    ("policy-bind", {"kind": "network-qos", "direction": None, "name": None, "interface": None,
+                     "priorities": [3], "mtu": 9216},
+     "policy-map type network-qos ROCE_NETWORK_QOS\n  class type network-qos c-8q-nq3\n"
+     "    mtu 9216\n    pause pfc-cos 3\nsystem qos\n"
+     "  service-policy type network-qos ROCE_NETWORK_QOS"),
+    ("no-drop-class", {"tc": 3, "priority": 3, "remove": [(4, 3)], "mtu": None,
+                       "class_names": {4: "RDMA"},
+                       "policies": [("network-qos", None, "NQ")]},
+     "policy-map type network-qos NQ\n  class type network-qos RDMA\n    no pause pfc-cos 3\n"
+     "  class type network-qos c-8q-nq3\n    pause pfc-cos 3"),
+    ("class-mtu", {"tc": 3, "mtu": 9216, "class_names": {3: "RDMA"},
+                   "policies": [("network-qos", None, "NQ")]},
+     "policy-map type network-qos NQ\n  class type network-qos RDMA\n    mtu 9216"),
+    ("pfc-disable-priority", {"interface": "Ethernet1/1", "priorities": [3],
+                              "pause_classes": {3: 4}, "class_names": {},
+                              "policies": [("network-qos", None, "NQ")]},
+     "policy-map type network-qos NQ\n  class type network-qos c-8q-nq4\n"
+     "    no pause pfc-cos 3"),
 ])
 def test_nxos_fix_rendering(action: str, params: dict[str, object], expected: str | None) -> None:
     assert render_fix("nxos", FixIntent(action, params)) == expected

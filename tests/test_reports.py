@@ -22,8 +22,8 @@ from fablint.report.common import DOCS_URL
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "demo"
-PLANTED = {("spine2", "ECN003"), ("leaf2", "MTU001"), ("leaf3", "ACL001"), ("leaf3", "PFC003"),
-           ("leaf4", "PFC001"), ("leaf4", "QOS001")}
+PLANTED = {("spine2", "ECN003"), ("leaf2", "MTU001"), ("leaf2", "MTU005"), ("leaf3", "ACL001"),
+           ("leaf3", "PFC003"), ("leaf4", "PFC001"), ("leaf4", "QOS001")}
 
 
 def _sarif_schema() -> dict:
@@ -184,7 +184,7 @@ def test_junit_demo_counts(demo: LintResult) -> None:
     device_rules = [r for r in demo.rules if r.category != "parse"]
     assert len(device_rules) >= 8
     assert suite.get("tests") == str(6 * len(device_rules))  # one case per (device, rule)
-    assert suite.get("failures") == "6"  # six errors, each failing its own (device, rule) case
+    assert suite.get("failures") == "7"  # seven errors, each failing its own (device, rule) case
     cases = {(c.get("classname"), c.get("name", "").split()[0]): c
              for c in suite.findall("testcase")}
     assert {key for key, c in cases.items() if c.find("failure") is not None} == PLANTED
@@ -281,8 +281,8 @@ def test_text_of_the_demo(demo: LintResult) -> None:
     assert "fix:" not in out
     for finding in demo.findings:
         assert finding.message in out
-    assert out.splitlines()[-1] == "6 problems (6 errors) in 6 devices in 6 files; " \
-                                   "6 with a fix shown."
+    assert out.splitlines()[-1] == "7 problems (7 errors) in 6 devices in 11 files; " \
+                                   "7 with a fix shown."
     with_fixes = text.render(demo)
     assert with_fixes.count("fix:") == sum(1 for f in demo.findings if f.fix)
 
@@ -310,8 +310,8 @@ def test_json_matches_the_engine(demo: LintResult) -> None:
     summary = doc["summary"]
     assert (summary["errors"], summary["warnings"], summary["infos"], summary["total"]) == (
         counts["error"], counts["warning"], counts["info"], len(demo.findings))
-    assert summary["by_rule"] == {"ACL001": 1, "ECN003": 1, "MTU001": 1, "PFC001": 1,
-                                  "PFC003": 1, "QOS001": 1}
+    assert summary["by_rule"] == {"ACL001": 1, "ECN003": 1, "MTU001": 1, "MTU005": 1,
+                                  "PFC001": 1, "PFC003": 1, "QOS001": 1}
     assert summary["exit_code"] == demo.exit_code == 1
     assert doc["errors"] == []
 

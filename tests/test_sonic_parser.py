@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from fablint.checks.buffer import headroom_estimate
+from fablint.config import ProjectConfig
+from fablint.engine import LintOptions, lint
 from fablint.findings import FixIntent
 from fablint.fixes import sonic as sonic_fix
 from fablint.model import Device
@@ -17,6 +20,7 @@ from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.detect import detect
 from fablint.parsers.jsonlines import load
 from fablint.parsers.sonic import SonicParser
+from fablint.profiles import load_policy
 
 PARSER = SonicParser()
 
@@ -415,3 +419,149 @@ def test_lone_surrogates_do_not_reach_the_reports() -> None:
     [device] = PARSER.parse(text, "c.json").devices
     assert device.name == "a\ufffdb \U0001f600"
     device.model_dump_json()
+
+
+# -- buffers, watchdog settings and RoCE header matches (issue 4) ------------------------------
+
+
+def test_buffer_semantics_of_a_broadcom_config_db(corpus: Path) -> None:
+    device, _, text = _parse(corpus, "s6000-real-config_db.json")
+    pools = device.buffer_pools
+    assert (pools["ingress_lossless_pool"].lossless, pools["egress_lossy_pool"].lossless) == (
+        True, False)
+    assert not any(p.shared_headroom for p in pools.values())  # no pool xoff
+    # A Dell S6000 is a Broadcom Trident II: size is not the headroom there.
+    assert device.headroom_in_size is None
+    eth4 = device.interfaces["Ethernet4"]
+    # pfc_enable is where a missing priority goes: it sets both the mode and the list.
+    qos_map = _line(text, '"Ethernet4": {', after=_line(text, '"PORT_QOS_MAP": {'))
+    pfc_line = _line(text, '"pfc_enable"', after=qos_map)
+    assert eth4.qos.pfc.where("no_drop").line == eth4.qos.pfc.where("mode").line == pfc_line
+    assert eth4.qos.pfc.field_src["priority[3]"].line == pfc_line
+
+
+def test_buffer_semantics_of_a_spectrum_config_db(corpus: Path) -> None:
+    device, _, text = _parse(corpus, "utilities-mock-config_db-flat.json")
+    assert device.headroom_in_size is True  # platform x86_64-mlnx_msn3800-r0
+    assert device.where("headroom_in_size").line == _line(text, '"platform": "x86_64-mlnx')
+    pool = device.buffer_pools["ingress_lossless_pool"]
+    # No pool xoff, but DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio 2 shares headroom.
+    assert pool.xoff is None and pool.shared_headroom
+    assert pool.where("shared_headroom").line == _line(text, '"over_subscribe_ratio": "2"')
+    assert not device.buffer_pools["egress_lossless_pool"].shared_headroom
+    alpha = device.buffer_profiles["alpha_profile"]  # headroom_type dynamic, no xoff
+    assert alpha.dynamic_headroom and alpha.lossless and alpha.xoff is None
+    assert not device.buffer_profiles["ingress_lossy_profile"].lossless
+    headroom = device.buffer_profiles["headroom_profile"]
+    assert (headroom.size, headroom.xon, headroom.xoff) == (51200, 18432, 32768)
+    # PFC_WD: per-port settings and the global polling interval, each with its line.
+    watchdog = device.interfaces["Ethernet0"].qos.pfc.watchdog
+    entry = _line(text, '"PFC_WD|Ethernet0"')
+    assert watchdog.where("action").line == _line(text, '"action": "drop"', after=entry)
+    assert watchdog.where("timeout_ms").line == _line(text, '"detection_time"', after=entry)
+    assert watchdog.where("recovery_ms").line == _line(text, '"restoration_time"', after=entry)
+    defaults = device.qos.watchdog_defaults
+    assert defaults is not None and defaults.polling_ms == 600
+    assert defaults.where("polling_ms").line == _line(text, '"POLL_INTERVAL": "600"')
+    # ACL entries keep their rule name (fixes address ACL_RULE by it).
+    names = {e.name for e in device.acls["DATAACL"].entries}
+    assert {"DEFAULT_RULE", "RULE_1", "RULE_9"} <= names
+
+
+def test_shared_headroom_pool_and_dynamic_model(corpus: Path) -> None:
+    device, _, _ = _parse(corpus, "yang-sample_config_db.json")
+    assert device.headroom_in_size is True  # buffer_model dynamic (hwsku "Stone" says nothing)
+    assert device.buffer_pools["ingress_lossless_pool"].shared_headroom  # xoff 196608
+    assert not device.buffer_pools["egress_lossless_pool"].shared_headroom  # egress: no headroom
+    assert device.buffer_pools["ingress_percentage_pool"].lossless is None
+    profile = device.buffer_profiles["pg_lossless_100000_300m_profile"]
+    assert (profile.size, profile.xon, profile.xoff) == (9427, 0, 50176)
+    assert device.qos.watchdog_defaults is not None
+    assert device.qos.watchdog_defaults.polling_ms == 100
+
+
+def test_rendered_buffers_without_metadata(corpus: Path) -> None:
+    device, _, _ = _parse(corpus, "buffers-dell6100.json")
+    assert device.headroom_in_size is None  # no DEVICE_METADATA: the platform is unknown
+    pool = device.buffer_pools["ingress_lossless_pool"]
+    assert pool.xoff == 4194112 and pool.shared_headroom
+    eth0 = device.interfaces["Ethernet0"]
+    # The traditional template writes the lossy PG 0 only; buffermgrd adds the lossless ones.
+    assert set(eth0.buffer_pgs) == {0} and eth0.cable_length_m == 5.0
+
+
+def test_roce_header_matches() -> None:
+    data = {**BASE,
+            "ACL_TABLE": {"ROCE": {"type": "ROCE", "ports": ["Ethernet0"]}},
+            "ACL_RULE": {
+                "ROCE|CNP": {"PRIORITY": "30", "PACKET_ACTION": "DROP",
+                             "BTH_OPCODE": "0x81/0xff"},
+                "ROCE|NAK": {"PRIORITY": "20", "PACKET_ACTION": "DROP",
+                             "AETH_SYNDROME": "0x60/0xE0"},
+                "ROCE|PLAIN": {"PRIORITY": "15", "PACKET_ACTION": "DROP", "BTH_OPCODE": "17"},
+                "ROCE|JUNK": {"PRIORITY": "10", "PACKET_ACTION": "DROP", "BTH_OPCODE": "0x1ff"},
+            }}
+    device, result = _doc(data)
+    text = json.dumps(data, indent=2)
+    cnp, nak, plain, junk = device.acls["ROCE"].entries
+    assert (cnp.name, cnp.bth_opcode.value, cnp.bth_opcode.mask) == ("CNP", 0x81, 0xFF)
+    assert cnp.bth_opcode.matches(0x81) and not cnp.bth_opcode.matches(0x11)
+    assert cnp.where("bth_opcode").line == _line(text, '"BTH_OPCODE": "0x81/0xff"')
+    assert str(nak.aeth_syndrome) == "0x60/0xe0" and nak.aeth_syndrome.matches(0x7F)
+    assert not nak.aeth_syndrome.matches(0x00)  # an ACK is not a NAK
+    assert (plain.bth_opcode.value, plain.bth_opcode.mask) == (17, 0xFF)
+    # Not a byte: kept as an opaque qualifier, which still narrows the entry.
+    assert junk.bth_opcode is None and junk.qualifiers == ["BTH_OPCODE 0x1ff"]
+    # A header match narrows a deny: it drops some RoCE, not all of it.
+    assert all(e.udp_dport_match(4791) == "some" for e in (cnp, nak, plain, junk))
+    assert result.problems == []
+
+
+def test_fix_fragments_for_buffers_watchdog_and_acls() -> None:
+    assert _fix("buffer-pg-set", interface="Ethernet0", pgs=[3, 4], profile="NULL") == {
+        "BUFFER_PG": {"Ethernet0|3-4": {"profile": "NULL"}}}
+    assert _fix("buffer-pg-set", interface="Ethernet0", pgs=[2, 4], profile="P") == {
+        "BUFFER_PG": {"Ethernet0|2": {"profile": "P"}, "Ethernet0|4": {"profile": "P"}}}
+    assert _fix("buffer-pg-set", interface="Ethernet0", pgs=[3], profile=None) is None
+    assert _fix("buffer-queue-set", interface="Ethernet0", queues=[3], profile="Q") == {
+        "BUFFER_QUEUE": {"Ethernet0|3": {"profile": "Q"}}}
+    assert _fix("buffer-profile-set", profile="P", fields={"xoff": 1024, "size": 2048}) == {
+        "BUFFER_PROFILE": {"P": {"size": "2048", "xoff": "1024"}}}
+    assert _fix("cable-length-set", interface="Ethernet0", metres=40) == {
+        "CABLE_LENGTH": {"AZURE": {"Ethernet0": "40m"}}}
+    assert _fix("watchdog-settings", interface="Ethernet0",
+                settings={"timeout_ms": 200.0, "recovery_ms": 400.0, "action": "drop"}) == {
+        "PFC_WD": {"Ethernet0": {"detection_time": "200", "restoration_time": "400",
+                                 "action": "drop"}}}
+    assert _fix("watchdog-settings", interface=None, settings={"polling_ms": 1000.0}) == {
+        "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "1000"}}}
+    assert _fix("watchdog-settings", interface=None, settings={"timeout_ms": 200.0}) is None
+    assert _fix("acl-entry-permit", acl="ROCE", entry="CNP", seq=30) == {
+        "ACL_RULE": {"ROCE|CNP": {"PACKET_ACTION": "FORWARD"}}}
+
+
+def test_buffer_and_watchdog_rules_stay_quiet_on_the_real_corpus(corpus: Path) -> None:
+    """Real config_db files (rendered templates, a production S6000, sonic-utilities' mock)
+    hold consistent buffers: the only finding is the YANG sample's Ethernet9, whose lossless
+    PGs have no CABLE_LENGTH entry (the sample lists Ethernet0 and Ethernet1 only)."""
+    result = lint(LintOptions(paths=[str(corpus / "sonic")], config=ProjectConfig(),
+                              policy=load_policy("default"), jobs=1,
+                              select=["buffer", "WD002", "ACL002"]))
+    found = sorted((Path(f.file or "").name, f.rule, f.object) for f in result.findings)
+    assert found == [("yang-sample_config_db.json", "BUF004", "Ethernet9")]
+
+
+def test_headroom_estimate_is_below_nvidias_own_table(corpus: Path) -> None:
+    """BUF003's estimate is meant as a lower bound: NVIDIA's SN5600 lookup table (speed x
+    cable -> xoff) must pass it, except its one inconsistent row (10G over 1000 m, 24576 bytes:
+    less than its own 250 m and 300 m rows imply once the cable term is added)."""
+    rows = [line.split() for line in
+            (corpus / "sonic" / "sn5600-c256s1-pg_profile_lookup.ini").read_text().splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+    assert len(rows) == 40
+    short = [(int(speed), cable) for speed, cable, _size, _xon, xoff, _th in rows
+             if headroom_estimate(int(speed), float(cable[:-1]), 9100) > int(xoff)]
+    assert short == [(10000, "1000m")]
+    # The 400G rows are where a copied profile hurts: 5 m needs about 69 KB, 300 m about 215 KB.
+    assert headroom_estimate(400_000, 5, 9100) == 69487
+    assert headroom_estimate(400_000, 300, 9100) == 214985

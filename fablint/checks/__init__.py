@@ -1,6 +1,20 @@
 """Rule logic, one module per family. Importing this package fills the registry."""
 
-from fablint.checks import acl, ecn, mtu, parse, pfc, qos, watchdog  # noqa: F401  (registration)
+from fablint.checks import (  # noqa: F401  (registration)
+    acl,
+    buffer,
+    consistency,
+    dcqcn,
+    ecn,
+    iblink,
+    ibsm,
+    mtu,
+    parse,
+    pfc,
+    qos,
+    topology,
+    watchdog,
+)
 from fablint.checks.base import REGISTRY, Context, Rule
 
 __all__ = ["REGISTRY", "Context", "Rule"]

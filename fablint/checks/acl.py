@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from fablint.checks.base import Context, Rule, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Acl, AclEntry, Device
+from fablint.model import Acl, AclEntry, Device, Interface, MaskedMatch
 
 
 def _free_seq(acl: Acl, before: AclEntry | None) -> int | None:
@@ -91,5 +91,100 @@ class AclDropsRoce(Rule):
                         "port": port,
                         "seq": _free_seq(acl, before),
                         "before_seq": before.seq if before is not None else None,
+                    }),
+                )
+
+
+BTH_OPCODES = {0x81: "CNPs", 0x11: "RC acknowledgements",
+               0x12: "RC atomic acknowledgements", 0x0A: "RC RDMA WRITE Only",
+               0x04: "RC SEND Only", 0x0C: "RC RDMA READ Request",
+               0x10: "RC RDMA READ Response Only"}
+"""RoCEv2 BTH opcodes worth naming when a rule drops them (InfiniBand Architecture
+Specification, base transport header opcodes; CNP is 0x81 in the RoCEv2 annex)."""
+AETH_SYNDROMES = (("ACKs", 0x00, 0x1F), ("RNR NAKs", 0x20, 0x3F), ("NAKs", 0x60, 0x7F))
+"""AETH syndrome classes by their top bits: ACK, receiver-not-ready NAK, NAK (sequence error,
+invalid request, remote access or operation error)."""
+
+
+def _what(entry: AclEntry) -> str:
+    """What a BTH / AETH match catches, in words."""
+    parts = []
+    if entry.bth_opcode is not None:
+        named = [name for code, name in BTH_OPCODES.items() if entry.bth_opcode.matches(code)]
+        parts.append(f"BTH opcode {entry.bth_opcode}"
+                     + (f" ({', '.join(named)})" if named else ""))
+    if entry.aeth_syndrome is not None:
+        syndrome: MaskedMatch = entry.aeth_syndrome
+        named = [name for name, lo, hi in AETH_SYNDROMES
+                 if any(syndrome.matches(v) for v in range(lo, hi + 1))]
+        parts.append(f"AETH syndrome {syndrome}" + (f" ({', '.join(named)})" if named else ""))
+    return " and ".join(parts)
+
+
+def _ports(names: list[str], limit: int = 4) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f", … {len(names) - limit} more" if len(names) > limit else "")
+
+
+@register
+class AclDropsRoceByHeader(Rule):
+    """An ACL on a fabric port drops RoCEv2 packets by their transport header.
+
+    ## What it checks
+    ACL entries that drop on a RoCEv2 transport header field (SONiC ACL rules with
+    `PACKET_ACTION: DROP` and `BTH_OPCODE` or `AETH_SYNDROME`) in ACLs applied to fabric ports.
+    An entry is reported when RoCEv2 traffic (UDP `acl.roce_udp_port`) can reach it, that is
+    when no earlier entry already permits all of it; the message names what the match catches
+    (CNPs, acknowledgements, NAKs …). One finding per ACL entry, listing the ports.
+
+    ## Why it matters
+    These matches exist to drop or count individual RDMA packets, mostly for fault injection in
+    tests. Left on a production port they break RDMA in ways that look like a bad network:
+    dropped acknowledgements and NAKs make senders retransmit and time out, dropped CNPs switch
+    off DCQCN congestion control so queues build until PFC storms, dropped data opcodes hang
+    queue pairs. The effect is partial, so jobs slow down rather than fail.
+
+    ## How to fix
+    Remove the rule, or make it forward (the fix shown) if it is there only to count.
+    """
+
+    id = "ACL002"
+    name = "roce-bth-acl"
+    title = "ACL on a fabric port drops RoCEv2 by BTH opcode or AETH syndrome"
+    severity = Severity.WARNING
+    category = "acl"
+    vendors = ("sonic",)
+    settings = ("acl.roce_udp_port",)
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        port = ctx.policy.acl.roce_udp_port
+        bound: dict[str, list[tuple[Interface, str]]] = {}
+        for iface in ctx.fabric_ports(device, ("layer3",)):
+            for binding in iface.acls:
+                direction = "inbound" if binding.direction == "in" else "outbound"
+                bound.setdefault(binding.name, []).append((iface, direction))
+        for name, ports in bound.items():
+            acl = device.acls.get(name)
+            if acl is None or acl.family == "mac":
+                continue
+            for n, entry in enumerate(acl.entries):
+                if entry.action != "deny" or (entry.bth_opcode is None
+                                              and entry.aeth_syndrome is None):
+                    continue
+                if entry.udp_dport_match(port) == "none":
+                    continue
+                if any(e.action == "permit" and e.udp_dport_match(port) == "all"
+                       for e in acl.entries[:n]):
+                    continue  # RoCE is let through before this entry
+                directions = sorted({d for _, d in ports})
+                where = entry.where("bth_opcode", "aeth_syndrome")
+                yield self.finding(
+                    device, acl.name, where,
+                    f"ACL {acl.name} ({'/'.join(directions)} on "
+                    f"{_ports([i.name for i, _ in ports])}) drops RoCEv2 packets by "
+                    f"{_what(entry)} at entry '{entry.text}'",
+                    related=[entry.src],
+                    fix=FixIntent("acl-entry-permit", {
+                        "acl": acl.name, "entry": entry.name, "seq": entry.seq,
                     }),
                 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from fablint.findings import CATEGORIES, Finding, FixIntent, Severity
 from fablint.model import Device, Fabric, Interface, SourceRef
@@ -133,7 +133,7 @@ class Rule:
 
     def finding(
         self,
-        device: Device | None,
+        device: Device | DeviceSummary | None,
         obj: str | None,
         where: SourceRef | None,
         message: str,
@@ -165,3 +165,78 @@ class Rule:
 def fmt_priorities(values: Iterable[int]) -> str:
     items = sorted(values)
     return ", ".join(str(v) for v in items) if items else "none"
+
+
+def fmt_ports(names: Iterable[str], limit: int = 8) -> str:
+    """``Ethernet1, Ethernet2, … 3 more``: the ports a shared setting affects, for messages."""
+    items = list(names)
+    shown = ", ".join(items[:limit])
+    return shown + (f", … {len(items) - limit} more" if len(items) > limit else "")
+
+
+@dataclass(frozen=True)
+class DeviceSummary:
+    """What a fabric rule keeps of one device: who it is and the rule's own facts about it.
+
+    Computed by ``FabricRule.summarize`` in the worker process that parsed the device, so that
+    a few values cross back to the parent instead of the whole device model. Quacks like a
+    ``Device`` for ``Rule.finding`` (name, vendor, files).
+    """
+
+    name: str
+    vendor: str | None
+    role: str | None
+    files: tuple[str, ...]
+    facts: Any
+    """Whatever the rule's ``summarize`` returned: small, plain and picklable."""
+
+    @classmethod
+    def of(cls, device: Device, facts: Any) -> DeviceSummary:
+        return cls(device.name, device.vendor, device.role, tuple(device.files), facts)
+
+
+class FabricRule(Rule):
+    """A rule that compares devices with each other (``scope = "fabric"``).
+
+    It works in two steps so that device models never have to leave the worker processes that
+    parsed them: ``summarize`` keeps what the rule needs of one device (next to the parser, in
+    parallel), ``compare`` looks at every device's summary at once (in the parent).
+    """
+
+    scope: ClassVar[str] = "fabric"
+
+    def summarize(self, device: Device, ctx: Context) -> Any:
+        """The compact facts of ``device`` that ``compare`` needs (None: nothing to compare)."""
+        raise NotImplementedError
+
+    def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
+        """Findings from every device's summary (in input order)."""
+        raise NotImplementedError
+
+    def check(self, ctx: Context) -> Iterable[Finding]:
+        """Both steps in one process, for callers that hold the whole fabric."""
+        summaries = [DeviceSummary.of(d, self.summarize(d, ctx))
+                     for d in ctx.fabric.devices.values()]
+        yield from self.compare(summaries, ctx)
+
+
+def fmt_ranges(values: Iterable[int]) -> str:
+    """``0, 1, 2, 5, 7, 8`` as ``0-2, 5, 7, 8``: long DSCP lists in messages."""
+    items = sorted(set(values))
+    parts: list[str] = []
+    start = prev = None
+    for value in [*items, None]:
+        if value is not None and prev is not None and value == prev + 1:
+            prev = value
+            continue
+        if start is not None and prev is not None:
+            parts.append(str(start) if start == prev else
+                         f"{start}, {prev}" if prev == start + 1 else f"{start}-{prev}")
+        start = prev = value
+    return ", ".join(parts) if parts else "none"
+
+
+def policy_bindings(iface: Interface) -> list[tuple[str, str | None, str]]:
+    """(kind, direction, name) of the QoS policies in effect on the port, for fixes that must
+    edit the policy that supplies a setting rather than the port (NX-OS network-qos)."""
+    return [(b.kind, b.direction, b.name) for b in iface.qos.policies]

@@ -1,12 +1,15 @@
-"""ECN / WRED rules on the lossless queues."""
+"""ECN / WRED rules on the lossless queues: marking present, not dropping, a curve that makes
+sense, starting before PFC pauses, and close to the profile's baseline."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
-from fablint.checks.base import Context, Rule, register
+from fablint.checks.base import Context, Rule, fmt_ports, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Aqm, Device, Interface, Queue, SourceRef
+from fablint.model import Aqm, BufferProfile, Device, Interface, Queue, SourceRef
+from fablint.policy import EcnBounds, EcnPolicy
 
 
 def lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int, list[int]]:
@@ -45,9 +48,13 @@ class EcnOnLosslessQueue(Rule):
 
     ## What it checks
     On every fabric port, the egress queue of each lossless priority must have ECN marking
-    configured (EOS `random-detect ecn` under the `tx-queue`). The check follows the
-    device's traffic-class to queue map. Designs that deliberately run PFC without DCQCN can
-    turn it off with `ecn.required_on_lossless: false` in their profile.
+    configured (EOS `random-detect ecn` under the `tx-queue`, an NX-OS queuing class with
+    `random-detect … ecn`, a SONiC `WRED_PROFILE` whose `ecn` mode marks green packets). The
+    check follows the device's traffic-class to queue map. Ports that share one QoS profile
+    (an EOS `qos profile`, an NX-OS queuing policy) or one configuration line make one finding,
+    on the profile or line, naming how many ports it affects; a port's own configuration makes
+    one finding per port. Designs that deliberately run PFC without DCQCN can turn the rule off
+    with `ecn.required_on_lossless: false` in their profile.
 
     ## Why it matters
     DCQCN, the congestion control of RoCEv2 NICs, slows a sender down only when the switch
@@ -56,7 +63,8 @@ class EcnOnLosslessQueue(Rule):
     fire early so that PFC stays a last resort.
 
     ## How to fix
-    Configure ECN marking on the lossless queue with thresholds below the PFC pause point.
+    Configure ECN marking on the lossless queue with thresholds below the PFC pause point, in
+    the profile the ports share when they share one.
     """
 
     id = "ECN001"
@@ -76,18 +84,44 @@ class EcnOnLosslessQueue(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not ctx.policy.ecn.required_on_lossless:
             return
+        # Ports whose queue comes from the same profile or line share one finding.
+        groups: dict[tuple[str, object, int], list[tuple[Interface, list[int]]]] = {}
         for iface in ctx.fabric_ports(device):
             for queue_id, prios in lossless_queues(device, iface, ctx).items():
                 queue = iface.qos.queues.get(queue_id)
                 if queue is not None and queue.ecn is not None:
                     continue
-                where = queue.src if queue is not None else iface.src
+                profile = device.profile_of(iface, "queues")
+                key: tuple[str, object, int] = (
+                    ("profile", profile, queue_id) if profile is not None
+                    else ("line", queue.src, queue_id) if queue is not None and queue.src
+                    else ("port", iface.name, queue_id))
+                groups.setdefault(key, []).append((iface, prios))
+        for (kind, ident, queue_id), members in groups.items():
+            first = members[0][0]
+            prios = ", ".join(map(str, sorted({p for _, ps in members for p in ps})))
+            queue = first.qos.queues.get(queue_id)
+            profile = str(ident) if kind == "profile" else None
+            where = queue.src if queue is not None else (
+                device.qos_profiles[profile].src if profile else first.src)
+            fix = _ecn_fix(device, first, queue_id, ctx)
+            if len(members) == 1:
                 yield self.finding(
-                    device, f"{iface.name} queue {queue_id}", where,
-                    f"lossless queue {queue_id} (priority {', '.join(map(str, prios))}) on "
-                    f"{iface.name} does not mark ECN",
-                    fix=_ecn_fix(device, iface, queue_id, ctx),
+                    device, f"{first.name} queue {queue_id}", where,
+                    f"lossless queue {queue_id} (priority {prios}) on {first.name} does not "
+                    "mark ECN", fix=fix,
                 )
+                continue
+            ports = fmt_ports(i.name for i, _ in members)
+            if profile:
+                obj = f"qos profile {profile} queue {queue_id}"
+                message = (f"lossless queue {queue_id} (priority {prios}) of qos profile "
+                           f"{profile} does not mark ECN; {len(members)} ports use it: {ports}")
+            else:
+                obj = f"{first.name} queue {queue_id}"
+                message = (f"lossless queue {queue_id} (priority {prios}) does not mark ECN on "
+                           f"{len(members)} ports configured together: {ports}")
+            yield self.finding(device, obj, where, message, fix=fix)
 
 
 @register
@@ -170,58 +204,392 @@ def _compare(aqm: Aqm) -> tuple[float, float, str] | None:
     return None
 
 
+def _severity_rank(issues: list[tuple[Severity, str, bool]]) -> Severity:
+    return max((s for s, _, _ in issues), key=lambda s: s.rank)
+
+
+def _curve_issues(kind: str, aqm: Aqm, allow_step: bool) -> list[tuple[Severity, str, bool]]:
+    """(severity, text, thresholds need replacing) for each problem of one marking curve."""
+    issues: list[tuple[Severity, str, bool]] = []
+    order = _compare(aqm)
+    if order is not None and order[0] > order[1]:
+        issues.append((Severity.ERROR, f"{kind} minimum threshold {aqm.min_threshold} is above "
+                       f"the maximum {aqm.max_threshold}", True))
+    elif order is not None and order[0] == order[1] and not allow_step:
+        issues.append((Severity.WARNING, f"{kind} minimum threshold {aqm.min_threshold} is "
+                       f"equal to the maximum {aqm.max_threshold}", True))
+    if aqm.min_threshold is not None and aqm.min_threshold.value == 0:
+        verb = "marks" if kind == "ECN" else "drops"
+        issues.append((Severity.WARNING, f"{kind} minimum threshold is 0: the queue {verb} "
+                       "from empty", True))
+    prob = aqm.probability
+    if prob is not None and not 0 <= prob <= 100:
+        issues.append((Severity.ERROR, f"{kind} probability {prob} % is outside 1-100", False))
+    elif prob == 0 and kind == "ECN":
+        issues.append((Severity.WARNING, "ECN marking probability is 0: the queue never marks",
+                       False))
+    if aqm.weight is not None and not 0 <= aqm.weight <= 15:
+        issues.append((Severity.ERROR, f"{kind} weight {aqm.weight} is outside 0-15", False))
+    return issues
+
+
+def _curve_fix(
+    queue: Queue, aqm: Aqm, target: dict[str, str | None], ctx: Context, reshape: bool
+) -> FixIntent | None:
+    """The marking curve written again: the profile's thresholds when the configured ones are
+    wrong, else the configured ones (only if they are in bytes), with a valid probability."""
+    ecn = ctx.policy.ecn
+    lo, hi = aqm.min_threshold, aqm.max_threshold
+    if reshape:
+        low, high = ecn.fix_min_bytes, ecn.fix_max_bytes
+    elif lo is not None and hi is not None and lo.bytes is not None and hi.bytes is not None:
+        low, high = lo.bytes, hi.bytes
+    else:
+        return None
+    prob = aqm.probability
+    return FixIntent("ecn-enable", {
+        **target,
+        "queue": queue.id,
+        "queue_name": queue.name,
+        "min_bytes": low,
+        "max_bytes": high,
+        "probability": prob if prob is not None and 1 <= prob <= 100 else ecn.fix_probability,
+        "aqm_profile": aqm.profile,
+    })
+
+
 @register
 class EcnThresholdOrder(Rule):
-    """ECN or WRED minimum threshold is not below the maximum.
+    """ECN or WRED parameters that cannot work as written.
 
     ## What it checks
-    For every queue with ECN marking or WRED (on ports and in QoS profiles), the minimum
-    threshold must be below the maximum threshold, compared in bytes (or in the common unit
-    when the unit cannot be converted to bytes, such as EOS segments). A minimum above the
-    maximum is an error; a minimum equal to the maximum is a warning.
+    For every queue with ECN marking or WRED (on ports and in QoS profiles), the values that
+    shape the marking curve must make sense together:
+
+    - the minimum threshold must not be above the maximum, compared in bytes (or in the common
+      unit when it cannot be converted to bytes, such as EOS segments): an error;
+    - a minimum equal to the maximum (step marking: every packet is marked past one point) is
+      accepted by default, because some designs use it on purpose (Azure Local's Nexus RoCE
+      policy marks at 300 KB / 300 KB); `ecn.allow_step_marking: false` makes it a warning;
+    - a minimum threshold of 0 marks (or drops) from an empty queue: a warning;
+    - an ECN marking probability of 0 (SONiC accepts 0-100, and 0 marks nothing) is a
+      warning; a probability outside 0-100 or a weight outside 0-15 (the EOS and NX-OS range)
+      is an error.
+
+    These checks form one rule rather than several because they describe one object, the
+    marking curve, and share one fix: the `random-detect` line (or SONiC `WRED_PROFILE`)
+    written again with all its values right. A queue with several problems gets one finding
+    that lists them all; a profile's queue is reported once, not once per port.
 
     ## Why it matters
     Between the two thresholds the marking probability ramps up; that ramp is what lets DCQCN
     slow senders gradually. A minimum above the maximum is a configuration slip that platforms
-    reject or clamp unpredictably. Equal thresholds turn the ramp into a step: every packet is
-    marked as soon as the queue passes one point. Some designs do this on purpose
-    (DCTCP-style step marking), most by accident.
+    reject or clamp unpredictably. A zero minimum marks even a nearly empty queue, so senders
+    are throttled without congestion; a zero probability never marks, which silently turns
+    DCQCN off; values outside the platform's range are rejected when the configuration is
+    applied.
 
     ## How to fix
-    Set the minimum threshold below the maximum, for example 150 KB and 1500 KB.
+    Set the minimum threshold below the maximum, for example 150 KB and 1500 KB, with a
+    marking probability between 1 and 100 % and a weight between 0 and 15 (0 is usual).
     """
 
     id = "ECN003"
     name = "ecn-threshold-order"
-    title = "ECN minimum threshold not below the maximum"
+    title = "ECN/WRED thresholds out of order, or probability or weight out of range"
     severity = Severity.ERROR
     category = "ecn"
     vendors = ("eos", "nxos", "sonic")
-    settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes")
+    settings = ("ecn.allow_step_marking", "ecn.fix_min_bytes", "ecn.fix_max_bytes",
+                "ecn.fix_probability")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        allow_step = ctx.policy.ecn.allow_step_marking
         seen: set[SourceRef | None] = set()
         for obj, queue, target in _all_queues(device):
             for kind, aqm in (("ECN", queue.ecn), ("WRED", queue.wred)):
                 if aqm is None or aqm.src in seen:
                     continue
                 seen.add(aqm.src)  # a profile's queue, met again on each port that applies it
-                order = _compare(aqm)
-                if order is None or order[0] < order[1]:
+                issues = _curve_issues(kind, aqm, allow_step)
+                if not issues:
                     continue
-                equal = order[0] == order[1]
+                severity = _severity_rank(issues)
                 yield self.finding(
                     device, obj, aqm.src,
-                    f"{kind} minimum threshold {aqm.min_threshold} is "
-                    f"{'equal to' if equal else 'above'} the maximum {aqm.max_threshold} on {obj}",
-                    severity=Severity.WARNING if equal else None,
-                    fix=FixIntent("ecn-enable", {
-                        **target,
-                        "queue": queue.id,
-                        "queue_name": queue.name,
-                        "min_bytes": ctx.policy.ecn.fix_min_bytes,
-                        "max_bytes": ctx.policy.ecn.fix_max_bytes,
-                        "probability": aqm.probability or ctx.policy.ecn.fix_probability,
-                        "aqm_profile": aqm.profile,
-                    }) if kind == "ECN" else None,
+                    "; ".join(text for _, text, _ in issues) + f" on {obj}",
+                    severity=None if severity == self.severity else severity,
+                    fix=_curve_fix(queue, aqm, target, ctx, any(r for _, _, r in issues))
+                    if kind == "ECN" else None,
                 )
+
+
+# -- ECN and the PFC pause point --------------------------------------------------------------
+
+MAX_DYNAMIC_TH = 16
+"""A dynamic threshold exponent beyond this is not a buffer setting (alpha = 2^th)."""
+
+
+@dataclass(frozen=True)
+class PausePoint:
+    """Buffer occupancy at which a priority group sends PFC pause frames, from its profile."""
+
+    bytes: int
+    upper_bound: bool
+    """True for a dynamic threshold: the most it can be (one congested group, empty pool)."""
+    pg: int
+    profile: BufferProfile
+    how: str
+
+
+def pause_point(device: Device, iface: Interface, priority: int) -> PausePoint | None:
+    """Where PFC pauses ``priority`` on ``iface``, when the configuration gives its buffer.
+
+    The pause comes when the priority group has used its guaranteed buffer and its share of
+    the shared pool. Guaranteed: the profile's size, less the xoff headroom when the size
+    includes it (size >= xon + xoff, the independent-headroom model). Shared: the static
+    threshold, or for a dynamic threshold (alpha = 2^dynamic_th, a limit of alpha times the
+    free pool) alpha / (1 + alpha) of the pool, where one congested group settles.
+    """
+    pg = device.pg_for_priority(priority, iface)
+    assignment = iface.buffer_pgs.get(pg)
+    profile = device.buffer_profiles.get(assignment.profile or "") if assignment else None
+    if profile is None or not profile.lossless:
+        return None
+    guaranteed = profile.size or 0
+    if profile.size is not None and profile.xoff is not None and (
+            profile.size >= profile.xoff + (profile.xon or 0)):
+        guaranteed = profile.size - profile.xoff
+    name = f"buffer profile {profile.name}: {guaranteed} bytes guaranteed"
+    if profile.static_th is not None:
+        return PausePoint(guaranteed + profile.static_th, False, pg, profile,
+                          f"{name} + static threshold {profile.static_th} bytes")
+    pool = device.buffer_pools.get(profile.pool or "")
+    if profile.dynamic_th is None or pool is None or pool.size is None:
+        return None
+    if profile.dynamic_th > MAX_DYNAMIC_TH:
+        return None
+    alpha = 0.0 if profile.dynamic_th <= -8 else 2.0 ** profile.dynamic_th  # -8 means alpha 0
+    shared = int(pool.size * alpha / (1 + alpha))
+    return PausePoint(guaranteed + shared, True, pg, profile,
+                      f"{name} + dynamic threshold alpha {alpha:g} of pool {pool.name} "
+                      f"({pool.size} bytes)")
+
+
+@register
+class EcnBeforePfc(Rule):
+    """ECN starts marking only at or after the point where PFC pauses.
+
+    ## What it checks
+    Where the configuration gives the ingress buffer of a lossless priority (its priority
+    group's buffer profile, with a static threshold, or a dynamic threshold and the pool's
+    size), ECN marking on the priority's egress queue must start (the minimum threshold,
+    Kmin) below the buffer occupancy at which the priority group sends PFC pause frames.
+
+    That pause point is the group's guaranteed buffer (the profile's size, less its xoff
+    headroom when the size includes it) plus the most it may take from the shared pool: the
+    static threshold, or, for a dynamic threshold alpha = 2^dynamic_th (a limit of alpha
+    times the free pool), alpha / (1 + alpha) of the pool, where one congested group settles.
+    With a dynamic threshold that is an upper bound, so a finding means that ECN cannot mark
+    before the pause under any load. Priority groups whose buffers the switch computes
+    (SONiC's dynamic buffer model) or that have no buffer profile are skipped; today only
+    SONiC configurations describe buffers.
+
+    ## Why it matters
+    DCQCN works only when the switch marks congestion before it pauses: "ensure the PFC does
+    not trigger early, precluding the ECN" (Intel's RoCE flow-control guide), and the DCQCN
+    paper derives its buffer settings from the same requirement. With one sender the egress
+    queue and the ingress priority group fill together, so a Kmin at or above the pause point
+    means the sender is paused before it is ever told to slow down: PFC becomes the congestion
+    control and pause frames spread head-of-line blocking through the fabric.
+
+    ## How to fix
+    Lower the ECN minimum threshold of the lossless queue below the pause point (the fix
+    suggests the profile's `ecn.fix_min_bytes` when it is below), or give the lossless priority
+    group more of the shared buffer (a larger dynamic or static threshold).
+    """
+
+    id = "ECN004"
+    name = "ecn-before-pfc"
+    title = "ECN marking starts at or above the PFC pause point"
+    severity = Severity.WARNING
+    category = "ecn"
+    vendors = ("sonic",)
+    settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes", "ecn.fix_probability")
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        if not device.buffer_profiles:
+            return
+        groups: dict[tuple[object, ...], list[tuple[Interface, int, int, Aqm, PausePoint]]] = {}
+        for iface in ctx.fabric_ports(device):
+            for prio in sorted(iface.qos.pfc.active_priorities):
+                queue_id = device.queue_for_priority(prio, iface)
+                queue = iface.qos.queues.get(queue_id)
+                ecn = queue.ecn if queue is not None else None
+                kmin = ecn.min_threshold if ecn is not None else None
+                if ecn is None or kmin is None or kmin.bytes is None:
+                    continue
+                point = pause_point(device, iface, prio)
+                if point is None or kmin.bytes < point.bytes:
+                    continue
+                key = (ecn.src, point.profile.name, point.bytes, queue_id, prio)
+                groups.setdefault(key, []).append((iface, prio, queue_id, ecn, point))
+        for members in groups.values():
+            first, prio, queue_id, ecn, point = members[0]
+            kmin_bytes = ecn.min_threshold.bytes if ecn.min_threshold else None
+            ports = first.name if len(members) == 1 else (
+                f"{len(members)} ports ({fmt_ports(m[0].name for m in members)})")
+            when = "by the time" if point.upper_bound else "when"
+            yield self.finding(
+                device, f"{first.name} queue {queue_id}", ecn.where("min_threshold"),
+                f"ECN on lossless queue {queue_id} of {ports} starts marking at {kmin_bytes} "
+                f"bytes, but PFC pauses priority {prio} {when} priority group {point.pg} holds "
+                f"{point.bytes} bytes ({point.how})",
+                related=[point.profile.src],
+                fix=self._fix(device, first, queue_id, ecn, point, ctx),
+            )
+
+    @staticmethod
+    def _fix(
+        device: Device, iface: Interface, queue_id: int, ecn: Aqm, point: PausePoint,
+        ctx: Context,
+    ) -> FixIntent | None:
+        policy = ctx.policy.ecn
+        if policy.fix_min_bytes >= point.bytes:
+            return None  # the profile's own threshold would not help: the buffer must grow
+        queue = iface.qos.queues.get(queue_id)
+        return FixIntent("ecn-enable", {
+            "interface": iface.name,
+            "queue": queue_id,
+            "queue_name": queue.name if queue is not None else None,
+            "min_bytes": policy.fix_min_bytes,
+            "max_bytes": policy.fix_max_bytes,
+            "probability": ecn.probability or policy.fix_probability,
+            "aqm_profile": ecn.profile,
+            "profile": device.profile_of(iface, "queues"),
+        })
+
+
+# -- ECN baseline -----------------------------------------------------------------------------
+
+
+def speed_class(speed_mbps: int | None) -> str | None:
+    """``400g`` for a 400 Gb/s port; None when the speed is not known."""
+    if not speed_mbps or speed_mbps % 1000:
+        return None
+    return f"{speed_mbps // 1000}g"
+
+
+def _span(bounds: tuple[int, int]) -> str:
+    return str(bounds[0]) if bounds[0] == bounds[1] else f"{bounds[0]}-{bounds[1]}"
+
+
+def _clamp(value: int, bounds: tuple[int, int]) -> int:
+    return min(max(value, bounds[0]), bounds[1])
+
+
+@register
+class EcnThresholdBaseline(Rule):
+    """ECN marking outside the profile's baseline for the port speed.
+
+    ## What it checks
+    When the profile sets `ecn.bounds`, the ECN marking of every lossless queue on a fabric
+    port must fall in the ranges given for the port's speed class (`400g`, `100g`, …, or
+    `any` for ports of other or unknown speed): minimum threshold and maximum threshold in
+    bytes, and the marking probability in percent. Thresholds in units that cannot be
+    converted to bytes (EOS segments, time) are not compared. The default profile sets no
+    bounds, so the rule reports nothing until a profile does; the built-in vendor profiles
+    (`nvidia-spectrum-x`, `sonic-azure`, `cisco-nexus-ai`) set their vendor's published
+    values.
+
+    ## Why it matters
+    There is no single right ECN threshold: NVIDIA's RoCE default marks from 150 KB to 1.5 MB
+    at 100 %, SONiC's AZURE_LOSSLESS profile from 1 MB to 2 MB at 5 %, Cisco's AI/ML blueprint
+    from 150 KB to 3000 KB at 7 %. A fabric built to one design should use it everywhere; a
+    value far from it is usually a leftover from another template and changes how early
+    DCQCN reacts. This is information, not a fault: the baseline is a design choice.
+
+    ## How to fix
+    Set the thresholds and probability to the profile's values, or widen `ecn.bounds` in your
+    own profile if the design differs on purpose.
+    """
+
+    id = "ECN005"
+    name = "ecn-threshold-baseline"
+    title = "ECN thresholds outside the profile's baseline for the port speed"
+    severity = Severity.INFO
+    category = "ecn"
+    vendors = ("eos", "nxos", "sonic")
+    settings = ("ecn.bounds",)
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        all_bounds = ctx.policy.ecn.bounds
+        if not all_bounds:
+            return
+        groups: dict[tuple[object, ...], list[Interface]] = {}
+        found: dict[tuple[object, ...], tuple[int, Aqm, str, EcnBounds]] = {}
+        for iface in ctx.fabric_ports(device):
+            speed = speed_class(iface.speed_mbps)
+            key_class = speed if speed in all_bounds else "any"
+            bounds = all_bounds.get(key_class)
+            if bounds is None:
+                continue
+            for queue_id in lossless_queues(device, iface, ctx):
+                queue = iface.qos.queues.get(queue_id)
+                if queue is None or queue.ecn is None:
+                    continue
+                key = (queue.ecn.src, key_class, queue_id)
+                groups.setdefault(key, []).append(iface)
+                found.setdefault(key, (queue_id, queue.ecn, key_class, bounds))
+        for key, ports in groups.items():
+            queue_id, ecn, key_class, bounds = found[key]
+            issues, fix_values = _outside(ecn, bounds, ctx.policy.ecn)
+            if not issues:
+                continue
+            first = ports[0]
+            where = first.name if len(ports) == 1 else (
+                f"{len(ports)} ports ({fmt_ports(p.name for p in ports)})")
+            speed = "any speed" if key_class == "any" else key_class
+            queue = first.qos.queues.get(queue_id)
+            yield self.finding(
+                device, f"{first.name} queue {queue_id}", ecn.src,
+                f"ECN on lossless queue {queue_id} of {where} is outside the profile's "
+                f"baseline for {speed}: {', '.join(issues)}",
+                fix=FixIntent("ecn-enable", {
+                    "interface": first.name,
+                    "queue": queue_id,
+                    "queue_name": queue.name if queue is not None else None,
+                    "min_bytes": fix_values[0],
+                    "max_bytes": fix_values[1],
+                    "probability": fix_values[2],
+                    "aqm_profile": ecn.profile,
+                    "profile": device.profile_of(first, "queues"),
+                }) if fix_values is not None else None,
+            )
+
+
+def _outside(
+    ecn: Aqm, bounds: EcnBounds, policy: EcnPolicy
+) -> tuple[list[str], tuple[int, int, int] | None]:
+    """What falls outside ``bounds``, and (min, max, probability) with each value outside
+    replaced by the profile's fix value (or the nearest bound when that is outside too). No
+    values when a threshold is not in bytes, so that no fix changes its unit."""
+    issues: list[str] = []
+    values: list[int | None] = []
+    for label, value, span, suggested in (
+        ("minimum threshold", ecn.min_threshold.bytes if ecn.min_threshold else None,
+         bounds.min_bytes, policy.fix_min_bytes),
+        ("maximum threshold", ecn.max_threshold.bytes if ecn.max_threshold else None,
+         bounds.max_bytes, policy.fix_max_bytes),
+        ("probability", ecn.probability, bounds.probability, policy.fix_probability),
+    ):
+        if value is not None and span is not None and not span[0] <= value <= span[1]:
+            unit = " %" if label == "probability" else " bytes"
+            issues.append(f"{label} {value}{unit} (expected {_span(span)})")
+            value = _clamp(suggested, span)
+        values.append(value)
+    low, high, prob = values
+    if low is None or high is None or low > high:
+        return issues, None
+    return issues, (low, high, prob if prob is not None and 1 <= prob <= 100
+                    else policy.fix_probability)

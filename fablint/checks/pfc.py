@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, register
+from fablint.checks.base import Context, Rule, fmt_priorities, fmt_ranges, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Device, Interface
 
@@ -85,60 +85,168 @@ class PfcLosslessPriorities(Rule):
                     "no_drop": sorted(pfc.no_drop),
                     "policies": _policies(iface),
                 })
+            # A line that turns PFC on and lists its priorities (SONiC pfc_enable) is where a
+            # missing priority belongs; otherwise the port.
+            listed = pfc.field_src.get("no_drop")
+            where = listed if listed is not None and listed == pfc.field_src.get("mode") else None
             yield self.finding(
-                device, iface.name, iface.src, message,
+                device, iface.name, where or iface.src, message,
                 related=[pfc.disabled_by, pfc.where("mode")], fix=fix,
             )
 
 
 @register
 class PfcOnLossyPriority(Rule):
-    """PFC pauses a priority that the profile calls lossy.
+    """PFC pauses a priority that carries lossy traffic, or no traffic at all.
 
     ## What it checks
-    On every fabric port, no priority listed in the profile's `pfc.lossy_priorities` may be
-    no-drop while PFC is on. By default those are every priority except the RoCE priority 3
-    and priority 4 (which some designs, such as SONiC's stock `3,4`, also make lossless).
+    On every fabric port, each priority PFC pauses that is not one of the profile's
+    `pfc.lossless_priorities` is followed back through the classification chain in effect on
+    the port (DSCP -> traffic class -> PFC priority, platform defaults resolved): which of the
+    64 DSCPs would it hold back?
+
+    - It carries lossy traffic, an **error**: unclassified traffic or the default class, the
+      CNP DSCP, or any DSCP that is neither in `classification.roce_dscp` nor in
+      `classification.other_lossless_dscp` (DSCP 3 and 4 of SONiC's stock design). A priority
+      listed in `pfc.lossy_priorities` is always an error.
+    - No traffic maps to it (or only lossless DSCPs do), **info**: the pause does nothing
+      today, but the priority is lossless outside the profile's design. SONiC's stock
+      `pfc_enable: "3,4"` with a map that sends nothing else to 4 is this case.
 
     ## Why it matters
     Pausing a lossy class spreads congestion backwards through the fabric: the default class
     (TCP, storage, control traffic) and the CNP class stop at every hop instead of dropping,
     head-of-line blocking builds up and a single slow receiver can trigger a PFC storm or
-    deadlock. PFC should cover only the traffic that needs it.
+    deadlock. PFC should cover only the traffic that needs it. A paused priority nothing maps to
+    is harmless until a map changes, which is why it is only reported for information.
 
     ## How to fix
-    Make the priority lossy again (remove its no-drop setting) on the port or in its QoS
-    profile, or, if it really carries lossless traffic, move it to `pfc.lossless_priorities`
-    in your profile.
+    Make the priority lossy again (remove its no-drop setting) on the port, in its QoS profile
+    or in the no-drop class that pauses it, or, if it really carries lossless traffic, add it
+    to `pfc.lossless_priorities` in your profile (and its DSCPs to the classification).
     """
 
     id = "PFC002"
     name = "pfc-on-lossy-priority"
-    title = "PFC enabled on a priority the profile calls lossy"
+    title = "PFC pauses a priority that carries lossy traffic"
     severity = Severity.ERROR
     category = "pfc"
     vendors = ("eos", "nxos", "sonic")
-    settings = ("pfc.lossy_priorities",)
+    settings = ("pfc.lossless_priorities", "pfc.lossy_priorities", "classification.roce_dscp",
+                "classification.cnp_dscp", "classification.other_lossless_dscp")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
-        lossy = set(ctx.policy.pfc.lossy_priorities)
+        policy = ctx.policy
+        lossless = set(policy.pfc.lossless_priorities)
+        always_lossy = set(policy.pfc.lossy_priorities)
+        fine = set(policy.classification.roce_dscp) | set(
+            policy.classification.other_lossless_dscp)
+        cnp = set(policy.classification.cnp_dscp)
         for iface in ctx.fabric_ports(device):
             pfc = iface.qos.pfc
-            bad = pfc.active_priorities & lossy
-            if not bad:
+            extra = pfc.active_priorities - lossless
+            if not extra:
                 continue
-            refs = [pfc.field_src.get(f"priority[{p}]") for p in sorted(bad)]
+            maps = device.maps_for(iface)
+            carried = maps.dscps_by_priority()
+            default_prio = maps.pfc_priority_of(maps.class_of_dscp(0))
+            errors: dict[int, str] = {}
+            unused: dict[int, str] = {}
+            for prio in sorted(extra):
+                dscps = carried.get(prio, [])
+                unclassified = [d for d in dscps if maps.tc_for_dscp(d) is None]
+                lossy = [d for d in dscps if d not in fine and d not in unclassified]
+                if unclassified or lossy:
+                    what = [*(["unclassified traffic"] if unclassified else []),
+                            *([f"DSCP {fmt_ranges(lossy)}"] if lossy else [])]
+                    tags = [*(["the default class"] if prio == default_prio else []),
+                            *(["CNP"] if cnp & set(lossy) else [])]
+                    errors[prio] = " and ".join(what) + (f" ({', '.join(tags)})" if tags else "")
+                elif prio in always_lossy:
+                    errors[prio] = "no traffic, but the profile calls it lossy"
+                else:
+                    unused[prio] = (f"only lossless DSCP {fmt_ranges(dscps)}" if dscps
+                                    else "no traffic")
+            flagged = sorted({*errors, *unused})
+            carries = _carries({**errors, **unused})
+            if errors:
+                message = (f"PFC pauses lossy priority {fmt_priorities(errors)} on {iface.name}: "
+                           f"{carries}")
+            else:
+                message = (f"PFC pauses priority {fmt_priorities(unused)} on {iface.name}, "
+                           "outside the profile's lossless priorities "
+                           f"({fmt_priorities(lossless)}): {carries}")
+            refs = [pfc.field_src.get(f"priority[{p}]") for p in flagged]
+            no_drop_classes = maps.no_drop_classes or set()
             yield self.finding(
-                device, iface.name, next((r for r in refs if r), iface.src),
-                f"PFC pauses lossy priority {fmt_priorities(bad)} on {iface.name}",
+                device, iface.name, next((r for r in refs if r), iface.src), message,
+                severity=None if errors else Severity.INFO,
                 related=refs,
                 fix=FixIntent("pfc-disable-priority", {
                     "interface": iface.name,
-                    "priorities": sorted(bad),
+                    "priorities": flagged,
                     "no_drop": sorted(pfc.no_drop),
                     "profile": device.profile_of(iface, "pfc"),
                     "policies": _policies(iface),
+                    "pause_classes": {
+                        p: next((c for c in sorted(no_drop_classes)
+                                 if maps.pfc_priority_of(c) == p), p) for p in flagged},
+                    "class_names": dict(device.qos.class_names),
                 }),
+            )
+
+
+def _carries(what: dict[int, str]) -> str:
+    """``priority 0 carries DSCP 8-15; priority 1, 2 carry no traffic``: priorities that carry
+    the same thing are named together."""
+    groups: dict[str, list[int]] = {}
+    for prio, text in sorted(what.items()):
+        groups.setdefault(text, []).append(prio)
+    return "; ".join(
+        f"priority {fmt_ranges(prios)} {'carries' if len(prios) == 1 else 'carry'} {text}"
+        for text, prios in groups.items())
+
+
+@register
+class PfcModeAuto(Rule):
+    """PFC on a fabric port is left to DCBX negotiation (mode auto).
+
+    ## What it checks
+    Every fabric port that runs PFC must have it switched on outright, not in `auto` mode,
+    which enables PFC only when DCBX (LLDP) negotiation with the peer succeeds. On NX-OS
+    `auto` is the default: a port without `priority-flow-control mode on` runs in it.
+
+    ## Why it matters
+    In `auto` mode PFC depends on the peer speaking DCBX with compatible settings. A GPU NIC
+    with DCBX off or in host mode, a neighbour with a different willing bit, or LLDP disabled
+    leaves the port without PFC; it pauses nothing and RoCE is dropped on the first burst,
+    while the configuration shows the no-drop class. Cisco's RoCE designs and Azure Local set
+    `priority-flow-control mode on` on every RoCE port.
+
+    ## How to fix
+    Set `priority-flow-control mode on` on the port.
+    """
+
+    id = "PFC004"
+    name = "pfc-mode-auto"
+    title = "PFC left to DCBX negotiation (mode auto) on a fabric port"
+    severity = Severity.WARNING
+    category = "pfc"
+    vendors = ("nxos",)
+    settings = ("ports.routed", "ports.switched", "ports.include", "ports.exclude")
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        for iface in ctx.fabric_ports(device):
+            pfc = iface.qos.pfc
+            if pfc.mode != "auto" or not pfc.active_priorities:
+                continue
+            default = "" if pfc.configured("mode") else " (the platform default)"
+            yield self.finding(
+                device, iface.name, pfc.where("mode") or iface.src,
+                f"PFC on {iface.name} is in mode auto{default}: it runs only if DCBX "
+                f"negotiation with the peer succeeds, else priority "
+                f"{fmt_priorities(pfc.active_priorities)} is not paused",
+                fix=FixIntent("pfc-mode-on", {"interface": iface.name}),
             )
 
 

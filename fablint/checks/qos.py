@@ -8,18 +8,66 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, register
+from fablint.checks.base import (
+    Context,
+    Rule,
+    fmt_priorities,
+    fmt_ranges,
+    policy_bindings,
+    register,
+)
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import ClassMaps, Device, Interface
+from fablint.model import (
+    ClassMaps,
+    Device,
+    Interface,
+    PolicyBinding,
+    PolicySlot,
+    Reference,
+    SourceRef,
+)
 
 
-def _maps_ref(maps: ClassMaps, dscp: int, iface: Interface) -> object:
+def _maps_ref(maps: ClassMaps, dscp: int, iface: Interface) -> SourceRef | None:
     return maps.field_src.get(f"dscp_to_tc[{dscp}]") or maps.src or iface.src
 
 
-def _dscp_classifies(iface: Interface) -> bool:
-    """Does the port classify by DSCP at all? Ports with no trust notion (None) do."""
-    return iface.qos.trust in (None, "dscp")
+def _dscp_classifies(iface: Interface, maps: ClassMaps) -> bool:
+    """Does the port classify by DSCP at all?
+
+    A trust setting says so where the vendor has one. Without one (NX-OS) the maps say: a
+    bridged port whose maps read only CoS classifies tagged traffic by PCP, every other port's
+    DSCP map (explicit or the platform default) is what RoCE meets.
+    """
+    trust = iface.qos.trust
+    if trust is not None:
+        return trust == "dscp"
+    return iface.routed or bool(maps.dscp_to_tc) or not maps.cos_to_tc
+
+
+def _classes_before(device: Device, maps: ClassMaps) -> str | None:
+    """First class of the classification policy ``maps`` came from (where a policy's classes
+    match in order, a new class must go before it to win), else None."""
+    kinds = {s.kind for s in device.qos.policy_slots if s.purpose == "classification"}
+    for policy in device.policies.values():
+        if policy.name == maps.name and policy.kind in kinds:
+            return next((c for c in policy.classes if c != "class-default"), None)
+    return None
+
+
+def _dscp_map_in_use(device: Device, ctx: Context, target_tc: int) -> str | None:
+    """Name of a DSCP map the device already uses that sends RoCE to ``target_tc``."""
+    candidates = [device.qos, *(i.qos.maps for i in ctx.fabric_ports(device) if i.qos.maps)]
+    for maps in candidates:
+        if maps.name and maps.dscp_to_tc and all(
+                maps.tc_for_dscp(d) == target_tc for d in ctx.policy.classification.roce_dscp):
+            return maps.name
+    return None
+
+
+def _names(ports: list[Interface], limit: int = 4) -> str:
+    names = [p.name for p in ports[:limit]]
+    return ", ".join(names) + (f", … {len(ports) - limit} more" if len(ports) > limit else "")
 
 
 @register
@@ -29,9 +77,15 @@ class RoceDscpLossless(Rule):
     ## What it checks
     On every fabric port that runs PFC, each DSCP of the profile's `classification.roce_dscp`
     is followed through the classification chain in effect on that port: DSCP to traffic class
-    (the port's own map, else the device's, else the platform default), then traffic class to
-    PFC priority. The priority must be one the port pauses (PFC no-drop). Ports with PFC off are
-    left to PFC001.
+    (the port's own map, else the device's, else the platform default; unclassified traffic is
+    in the default class), then traffic class to PFC priority. The priority must be one the
+    port pauses (PFC no-drop). Ports with PFC off are left to PFC001, and on platforms where a
+    class is made no-drop by itself (NX-OS network-qos) whether the class paused with that
+    priority is the RoCE class is QOS007's business.
+
+    On NX-OS the chain is the `qos` input policy in effect (`class-map type qos` with `match
+    dscp`, `set qos-group`): a policy that matches only CoS leaves untagged RoCE in qos-group 0,
+    which this rule reports (NX-OS has no trust setting for QOS003 to check).
 
     ## Why it matters
     PFC protects priorities, not packets: a RoCE packet classified into a lossy class is
@@ -40,8 +94,10 @@ class RoceDscpLossless(Rule):
     NICs mark RoCE with, to lossy traffic class 1. Every hop must classify the same way.
 
     ## How to fix
-    Map the RoCE DSCPs to the lossless traffic class in the map the port uses, or change the
-    profile's `classification.roce_dscp` if the hosts mark RoCE differently.
+    Map the RoCE DSCPs to the lossless traffic class in the map the port uses (EOS `qos map
+    dscp`, an NX-OS `class-map type qos` with `match dscp` and `set qos-group`, SONiC
+    `DSCP_TO_TC_MAP`), or change the profile's `classification.roce_dscp` if the hosts mark
+    RoCE differently.
     """
 
     id = "QOS001"
@@ -49,30 +105,30 @@ class RoceDscpLossless(Rule):
     title = "RoCE DSCP does not reach a lossless traffic class"
     severity = Severity.ERROR
     category = "qos"
-    vendors = ("eos",)
+    vendors = ("eos", "nxos", "sonic")
     settings = ("classification.roce_dscp", "pfc.lossless_priorities")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossless = ctx.policy.pfc.lossless_priorities
-        target_tc = lossless[0] if lossless else None
         # Ports that share a map and get it wrong the same way make one finding, on the map.
         groups: dict[tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
         for iface in ctx.fabric_ports(device):
             active = iface.qos.pfc.active_priorities
-            if not active or not _dscp_classifies(iface):
-                continue
             maps = device.maps_for(iface)
+            if not active or not _dscp_classifies(iface, maps):
+                continue
             wrong = tuple(
                 (dscp, tc) for dscp in ctx.policy.classification.roce_dscp
-                if (tc := maps.tc_for_dscp(dscp)) is None
-                or maps.pfc_priority_of(tc) not in active
+                if maps.pfc_priority_of(tc := maps.class_of_dscp(dscp)) not in active
             )
             if wrong:
-                groups.setdefault((id(maps), frozenset(active), wrong), []).append(iface)
+                unclassified = tuple((d, maps.tc_for_dscp(d)) for d, _ in wrong)
+                groups.setdefault((id(maps), frozenset(active), unclassified), []).append(iface)
         for (_, active, wrong), ports in groups.items():
             first = ports[0]
             maps = device.maps_for(first)
+            target_tc = maps.lossless_class(lossless[0]) if lossless else None
             landing = ", ".join(
                 f"DSCP {d} -> {'no class (default)' if tc is None else f'traffic class {tc}'}"
                 for d, tc in wrong
@@ -88,6 +144,7 @@ class RoceDscpLossless(Rule):
                     "interface": first.name, "dscp": [d for d, _ in wrong], "tc": target_tc,
                     "map": maps.name, "port_map": first.qos.maps is not None,
                     "interfaces": [p.name for p in ports],
+                    "before": _classes_before(device, maps),
                 }) if target_tc is not None else None,
             )
 
@@ -95,18 +152,19 @@ class RoceDscpLossless(Rule):
 _PORT_KINDS = frozenset({"PORT", "PORTCHANNEL", "interface", "port"})
 
 
-def _names(ports: list[Interface], limit: int = 4) -> str:
-    names = [p.name for p in ports[:limit]]
-    return ", ".join(names) + (f", … {len(ports) - limit} more" if len(ports) > limit else "")
-
-
 @register
 class TrustDscpOnRouted(Rule):
     """A routed fabric port does not trust DSCP.
 
     ## What it checks
-    Every routed fabric port must classify incoming traffic by DSCP (`qos trust dscp` on EOS).
-    A port that trusts only CoS (802.1p), or nothing, is an error.
+    Every routed fabric port must classify incoming traffic by DSCP: `qos trust dscp` on EOS,
+    a `dscp_to_tc_map` in the port's SONiC `PORT_QOS_MAP` entry. A port that trusts only CoS
+    (802.1p: EOS `qos trust cos`, a SONiC port with only a `dot1p_to_tc_map`), or nothing, is an
+    error.
+
+    Not on NX-OS: NX-OS has no trust setting. What it classifies is whatever the `qos` input
+    policy's class-maps match (`match dscp`, `match cos`), so a policy that matches only CoS is
+    a DSCP map that leaves RoCE in qos-group 0, and QOS001 reports it with a `match dscp` fix.
 
     ## Why it matters
     RoCEv2 on a routed fabric is untagged IP: there is no 802.1Q header and so no CoS to trust.
@@ -114,7 +172,8 @@ class TrustDscpOnRouted(Rule):
     lossy, and PFC never engages for it. NVIDIA's and Cisco's RoCE designs both classify on DSCP.
 
     ## How to fix
-    Trust DSCP on the port, or in the QoS profile it applies.
+    Trust DSCP on the port, or in the QoS profile it applies; on SONiC bind a DSCP to TC map
+    that sends the RoCE DSCPs to the lossless class.
     """
 
     id = "QOS003"
@@ -122,10 +181,13 @@ class TrustDscpOnRouted(Rule):
     title = "Routed fabric port does not trust DSCP"
     severity = Severity.ERROR
     category = "qos"
-    vendors = ("eos",)
-    settings = ("ports.routed",)
+    vendors = ("eos", "sonic")
+    settings = ("ports.routed", "classification.roce_dscp", "classification.cnp_dscp",
+                "classification.cnp_traffic_class")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        cls = ctx.policy.classification
+        lossless = ctx.policy.pfc.lossless_priorities
         for iface in ctx.fabric_ports(device, ("layer3",)):
             trust = iface.qos.trust
             if not iface.routed or trust in (None, "dscp"):
@@ -136,33 +198,42 @@ class TrustDscpOnRouted(Rule):
                 if port.qos.trust in (None, "dscp"):
                     continue
                 what = "CoS only" if port.qos.trust == "cos" else "nothing (untrusted)"
+                target_tc = device.maps_for(port).lossless_class(lossless[0]) if lossless else 3
                 yield self.finding(
                     device, port.name, port.qos.where("trust") or port.src,
                     f"routed port {port.name} trusts {what}; untagged RoCE lands in the "
                     "default class",
                     fix=FixIntent("trust-dscp", {
                         "interface": port.name, "profile": device.profile_of(port, "trust"),
+                        "map": _dscp_map_in_use(device, ctx, target_tc),
+                        "dscp": cls.roce_dscp, "tc": target_tc,
+                        "cnp_dscp": cls.cnp_dscp, "cnp_tc": cls.cnp_traffic_class,
                     }),
                 )
 
 
 @register
 class CnpClassDistinctStrict(Rule):
-    """The CNP DSCP shares the RoCE class, or its queue is not strict priority.
+    """The CNP DSCP shares the RoCE class or the default class, or its queue is not strict
+    priority.
 
     ## What it checks
     On every fabric port, the profile's `classification.cnp_dscp` must map to a traffic class
-    different from the one the RoCE DSCPs map to, and the egress queue of that class must be
-    scheduled strict priority when the configuration says how it is scheduled.
+    of its own: not the one the RoCE DSCPs map to, and not the default class that unclassified
+    and best-effort (DSCP 0) traffic is in. The egress queue of that class must be scheduled
+    strict priority when the configuration says how it is scheduled (EOS `priority strict`,
+    NX-OS `priority level 1`, SONiC `SCHEDULER` type `STRICT`).
 
     ## Why it matters
     Congestion notification packets (CNPs) tell a RoCE sender to slow down. If they queue
-    behind the very RoCE data whose congestion they report, the signal arrives late and DCQCN
-    oscillates; if their queue is a weighted one, a busy fabric delays them further. NVIDIA,
-    Cisco and Dell RoCE designs all put CNPs in their own strict-priority class (TC 6 or 7).
+    behind the very RoCE data whose congestion they report, or behind bulk best-effort
+    traffic, the signal arrives late and DCQCN oscillates; if their queue is a weighted one, a
+    busy fabric delays them further. NVIDIA, Cisco and Dell RoCE designs all put CNPs in their
+    own strict-priority class (TC 6 or 7).
 
     ## How to fix
-    Map the CNP DSCP to its own traffic class and schedule that class's queue strict priority.
+    Map the CNP DSCP to its own traffic class (the profile's `classification.cnp_traffic_class`
+    in fixes) and schedule that class's queue strict priority.
     """
 
     id = "QOS004"
@@ -170,7 +241,7 @@ class CnpClassDistinctStrict(Rule):
     title = "CNP not in its own strict-priority class"
     severity = Severity.WARNING
     category = "qos"
-    vendors = ("eos",)
+    vendors = ("eos", "nxos", "sonic")
     settings = ("classification.cnp_dscp", "classification.roce_dscp",
                 "classification.cnp_traffic_class")
 
@@ -178,29 +249,31 @@ class CnpClassDistinctStrict(Rule):
         cls = ctx.policy.classification
         seen: set[tuple[object, ...]] = set()
         for iface in ctx.fabric_ports(device):
-            if not iface.qos.pfc.active_priorities or not _dscp_classifies(iface):
-                continue
             maps = device.maps_for(iface)
-            roce_tcs = {maps.tc_for_dscp(d) for d in cls.roce_dscp} - {None}
+            if not iface.qos.pfc.active_priorities or not _dscp_classifies(iface, maps):
+                continue
+            roce_tcs = {maps.class_of_dscp(d) for d in cls.roce_dscp}
+            default_tc = maps.class_of_dscp(0)
             for dscp in cls.cnp_dscp:
-                tc = maps.tc_for_dscp(dscp)
-                if tc is not None and tc in roce_tcs:
+                tc = maps.class_of_dscp(dscp)
+                shares = ("RoCE data" if tc in roce_tcs else
+                          "best-effort traffic (the default class)" if tc == default_tc else None)
+                if shares is not None:
                     key = ("shared", maps.name, id(maps), dscp)
                     if key in seen:
                         continue
                     seen.add(key)
                     yield self.finding(
                         device, iface.name, _maps_ref(maps, dscp, iface),
-                        f"CNP DSCP {dscp} shares traffic class {tc} with RoCE data on "
+                        f"CNP DSCP {dscp} shares traffic class {tc} with {shares} on "
                         f"{iface.name}",
                         fix=FixIntent("dscp-map", {
                             "interface": iface.name, "dscp": [dscp],
                             "tc": cls.cnp_traffic_class, "map": maps.name,
                             "port_map": iface.qos.maps is not None,
+                            "before": _classes_before(device, maps),
                         }),
                     )
-                    continue
-                if tc is None:
                     continue
                 queue_id = maps.tc_to_queue.get(tc, tc)
                 queue = iface.qos.queues.get(queue_id)
@@ -217,6 +290,188 @@ class CnpClassDistinctStrict(Rule):
                     f"scheduled {queue.scheduling}, not strict priority",
                     fix=FixIntent("queue-strict", {
                         "interface": iface.name, "queue": queue_id, "profile": profile,
+                        "queue_name": queue.name,
+                    }),
+                )
+
+
+@register
+class NxosPolicyBound(Rule):
+    """A QoS policy that RoCE needs is not in effect on a fabric port.
+
+    ## What it checks
+    On platforms whose QoS takes effect only through bound policies (NX-OS: a `qos` input
+    policy for classification, the `network-qos` policy for no-drop classes and MTU, a
+    `queuing` output policy for the egress queues), every fabric port must have a policy of
+    each kind in effect: bound on the port, or device-wide under `system qos` (`network-qos`
+    can only be bound there). A policy that is defined but bound nowhere is named in the
+    finding, and the fix binds it.
+
+    ## Why it matters
+    NX-OS class-maps and policy-maps do nothing until a `service-policy` binds them. An unbound
+    network-qos policy leaves every class droppable, so PFC pauses nothing; an unbound queuing
+    policy leaves ECN and the strict CNP queue unconfigured; a port without a classification
+    policy puts RoCE in qos-group 0. The configuration reads as lossless while the switch runs
+    its defaults.
+
+    ## How to fix
+    Bind the policy: `service-policy type network-qos NAME` and `service-policy type queuing
+    output NAME` under `system qos`, `service-policy type qos input NAME` under `system qos`
+    or on each RoCE port.
+    """
+
+    id = "QOS006"
+    name = "nxos-policy-bound"
+    title = "QoS policy needed for RoCE not bound"
+    severity = Severity.ERROR
+    category = "qos"
+    vendors = ("nxos",)
+    settings = ("ports.routed", "ports.switched", "ports.include", "ports.exclude")
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        slots = device.qos.policy_slots
+        ports = ctx.fabric_ports(device, ("layer3",))
+        if not slots or not ports:
+            return
+        for slot in slots:
+            missing = [p for p in ports if _binding(p, slot) is None]
+            if not missing:
+                continue
+            defined = [p for p in device.policies.values() if p.kind == slot.kind]
+            unbound = next((p for p in defined if not p.bound), None)
+            used = next((b for p in ports if (b := _binding(p, slot)) is not None), None)
+            what = f"{slot.kind} policy ({slot.purpose})"
+            if used is None or slot.device_wide:
+                # Nothing in effect anywhere: one finding for the device, bound device-wide.
+                name = unbound.name if unbound is not None else None
+                plural = "s" if len(missing) > 1 else ""
+                message = (f"no {what} is in effect on {len(missing)} RoCE port{plural} "
+                           f"({_names(missing)})")
+                if unbound is not None:
+                    message += f"; {unbound.name!r} is defined but not bound"
+                yield self.finding(
+                    device, f"{slot.kind} policy",
+                    unbound.src if unbound is not None else missing[0].src, message,
+                    fix=self._fix(slot, name, None, ctx, device),
+                )
+                continue
+            for port in missing:
+                yield self.finding(
+                    device, port.name, port.src,
+                    f"no {what} is in effect on {port.name}; other RoCE ports use "
+                    f"{used.name!r}",
+                    fix=self._fix(slot, used.name, port.name, ctx, device),
+                )
+
+    @staticmethod
+    def _fix(slot: PolicySlot, name: str | None, interface: str | None, ctx: Context,
+             device: Device) -> FixIntent:
+        lossless = ctx.policy.pfc.lossless_priorities
+        cls = ctx.policy.classification
+        return FixIntent("policy-bind", {
+            "kind": slot.kind, "direction": slot.direction, "name": name,
+            "interface": interface,
+            # What a new policy of the kind holds when none is defined to bind.
+            "dscp": cls.roce_dscp,
+            "tc": device.qos.lossless_class(lossless[0]) if lossless else None,
+            "priorities": lossless, "mtu": ctx.policy.mtu.lossless_class_min,
+        })
+
+
+def _binding(iface: Interface, slot: PolicySlot) -> PolicyBinding | None:
+    return next((b for b in iface.qos.policies
+                 if b.kind == slot.kind and b.direction == slot.direction), None)
+
+
+@register
+class NxosPauseClassQosGroup(Rule):
+    """The no-drop class is not the class RoCE is classified into.
+
+    ## What it checks
+    On platforms where a traffic class is made no-drop by itself and paused with a PFC
+    priority of its own (NX-OS: the network-qos class with `pause pfc-cos N` or `pause
+    no-drop` for qos-group G), the traffic class the RoCE DSCPs are set to (`set qos-group`)
+    must be a no-drop class, and the PFC priority it is paused with (`pfc-cos`) must be one of
+    the profile's `pfc.lossless_priorities`. Reported when PFC pauses the lossless priority but
+    for another class, or when the RoCE class is paused with a priority the profile does not
+    call lossless. A device where the lossless priority is not paused at all is PFC001's.
+
+    ## Why it matters
+    On NX-OS the qos-group decides the buffer and queue, and the network-qos class of that
+    qos-group decides whether the buffer is no-drop; `pfc-cos` only names the priority in the
+    pause frames. With `pause pfc-cos 3` under the class of qos-group 4 while RoCE is set to
+    qos-group 3, the port honours and sends pause frames for priority 3, the configuration
+    looks lossless, and RoCE is still dropped in qos-group 3. The priority must also match the
+    NICs' and the neighbours' PFC priority, or the pauses address a class nobody uses.
+
+    ## How to fix
+    Put `pause pfc-cos` with the lossless priority under the network-qos class of the RoCE
+    qos-group (and remove it from the other class), or set the RoCE DSCPs to the qos-group of
+    the no-drop class.
+    """
+
+    id = "QOS007"
+    name = "nxos-pause-class-qos-group"
+    title = "No-drop class is not the RoCE class"
+    severity = Severity.ERROR
+    category = "qos"
+    vendors = ("nxos",)
+    settings = ("classification.roce_dscp", "pfc.lossless_priorities",
+                "mtu.lossless_class_min")
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        lossless = ctx.policy.pfc.lossless_priorities
+        seen: set[tuple[int, int]] = set()
+        for iface in ctx.fabric_ports(device):
+            active = iface.qos.pfc.active_priorities
+            maps = device.maps_for(iface)
+            no_drop = maps.no_drop_classes
+            if not active or no_drop is None or not lossless or not _dscp_classifies(iface,
+                                                                                      maps):
+                continue
+            by_class: dict[int, list[int]] = {}
+            for dscp in ctx.policy.classification.roce_dscp:
+                by_class.setdefault(maps.class_of_dscp(dscp), []).append(dscp)
+            for tc, dscps in sorted(by_class.items()):
+                prio = maps.pfc_priority_of(tc)
+                if (tc, prio) in seen:
+                    continue
+                if tc in no_drop:
+                    if prio in lossless:
+                        continue
+                    # The RoCE class is no-drop, but pauses are sent for the wrong priority.
+                    want = lossless[0]
+                    remove = [(tc, prio)]
+                    where = maps.field_src.get(f"no_drop_classes[{tc}]")
+                    message = (f"RoCE traffic class {tc} (DSCP {fmt_ranges(dscps)}) is no-drop "
+                               f"but paused with priority {prio}, not the lossless priority "
+                               f"{fmt_priorities(lossless)}")
+                elif prio in active:
+                    # PFC pauses the priority, but for another class: RoCE's class drops.
+                    owners = [c for c in sorted(no_drop) if c != tc
+                              and maps.pfc_priority_of(c) == prio]
+                    want = prio if prio in lossless else lossless[0]
+                    remove = [(c, prio) for c in owners]
+                    where = next((r for c in owners
+                                  if (r := maps.field_src.get(f"no_drop_classes[{c}]"))),
+                                 iface.qos.pfc.field_src.get(f"priority[{prio}]"))
+                    others = (f"traffic class {', '.join(str(c) for c in owners)}" if owners
+                              else "another class")
+                    message = (f"RoCE traffic class {tc} (DSCP {fmt_ranges(dscps)}) is not "
+                               f"a no-drop class: priority {prio} is paused for {others}")
+                else:
+                    continue  # the chain does not reach a paused priority: QOS001, PFC001
+                seen.add((tc, prio))
+                yield self.finding(
+                    device, iface.name, where or iface.src, message,
+                    related=[maps.field_src.get(f"dscp_to_tc[{dscps[0]}]")],
+                    fix=FixIntent("no-drop-class", {
+                        "tc": tc, "priority": want, "remove": remove,
+                        "class_names": dict(device.qos.class_names),
+                        "mtu": (ctx.policy.mtu.lossless_class_min
+                                if device.qos.class_mtu.get(tc, 0)
+                                < ctx.policy.mtu.lossless_class_min else None),
+                        "interface": iface.name, "policies": policy_bindings(iface),
                     }),
                 )
 
@@ -245,15 +500,23 @@ class DanglingReference(Rule):
     title = "Reference to a configuration object that does not exist"
     severity = Severity.ERROR
     category = "qos"
-    vendors = ("eos",)
+    vendors = ("eos", "nxos", "sonic")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        # One finding per missing object, at its first reference: a template that names a
+        # missing map on every port is one thing to define, not a hundred findings.
+        missing: dict[tuple[str, str], list[Reference]] = {}
         for ref in device.references:
             # A table naming a port that is not there (an ACL bound to a removed port-channel)
             # configures nothing that carries RoCE; only references to settings count here.
             if ref.resolved or ref.kind in _PORT_KINDS:
                 continue
+            missing.setdefault((ref.kind, ref.name), []).append(ref)
+        for (kind, name), refs in missing.items():
+            first, more = refs[0], len(refs) - 1
+            also = f" (and {more} more reference{'s' if more > 1 else ''})" if more else ""
             yield self.finding(
-                device, ref.owner, ref.src,
-                f"{ref.owner} refers to {ref.kind} {ref.name!r}, which is not defined",
+                device, first.owner, first.src,
+                f"{first.owner} refers to {kind} {name!r}, which is not defined{also}",
+                related=[r.src for r in refs[1:]],
             )

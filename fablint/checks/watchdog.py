@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from fablint.checks.base import Context, Rule, fmt_priorities, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Device
+from fablint.model import Device, SourceRef, Watchdog
 
 
 @register
@@ -37,7 +37,7 @@ class PfcWatchdogEnabled(Rule):
     title = "PFC without a PFC watchdog"
     severity = Severity.WARNING
     category = "watchdog"
-    vendors = ("eos",)
+    vendors = ("eos", "nxos", "sonic")
     settings = ("watchdog.required",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
@@ -66,3 +66,135 @@ class PfcWatchdogEnabled(Rule):
                     "timeout_ms": 200, "has_timeout": wd.timeout_ms is not None,
                 }),
             )
+
+
+_TIMERS = (("timeout_ms", "detection time", "detection_ms"),
+           ("recovery_ms", "restoration time", "restoration_ms"))
+
+
+def _ms(value: float) -> str:
+    return f"{int(value)}" if float(value).is_integer() else f"{value}"
+
+
+@register
+class PfcWatchdogSettings(Rule):
+    """PFC watchdog timers out of range, or an action that does not break a storm.
+
+    ## What it checks
+    Every PFC watchdog setting written in the input (per port, and the device-wide polling
+    interval) is held to the policy:
+
+    - detection time within `watchdog.detection_ms` (SONiC `detection_time`, 100-5000 ms),
+      restoration time within `watchdog.restoration_ms` (100-60000 ms), polling interval within
+      `watchdog.poll_ms` (SONiC `PFC_WD|GLOBAL` `POLL_INTERVAL`, 100-1000 ms), and the action
+      one of `watchdog.actions` (drop, forward, alert). These are the limits of SONiC's PFC_WD
+      schema and apply to the inputs named in `watchdog.range_vendors` (SONiC); EOS and NX-OS
+      enforce their own ranges.
+    - on every input, detection and restoration no shorter than the polling interval: the
+      watchdog looks at the queue once per poll, so it cannot detect or restore faster.
+
+    These are errors. An action that only reports the storm (`watchdog.alert_only_actions`:
+    SONiC `alert`) is a warning.
+
+    ## Why it matters
+    SONiC's YANG schema and its `pfcwd` CLI refuse values outside these ranges, so a config_db
+    holding them fails validation or does not do what it says; a detection or restoration time
+    below the polling interval is in effect rounded up to whole polls.
+    A watchdog that only alerts leaves a stuck queue pausing its neighbours until someone reads
+    the log: the PFC storm spreads exactly as if there were no watchdog.
+
+    ## How to fix
+    Bring the value into range (200 ms detection and restoration with a 200 ms poll are SONiC's
+    defaults) and use `drop` (or `forward`) as the action.
+    """
+
+    id = "WD002"
+    name = "pfc-watchdog-settings"
+    title = "PFC watchdog timers out of range or an action that does not act"
+    severity = Severity.ERROR
+    category = "watchdog"
+    vendors = ("eos", "sonic")
+    settings = ("watchdog.detection_ms", "watchdog.restoration_ms", "watchdog.poll_ms",
+                "watchdog.actions", "watchdog.range_vendors", "watchdog.alert_only_actions",
+                "watchdog.fix_action")
+
+    def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        policy = ctx.policy.watchdog
+        ranged = device.vendor in policy.range_vendors
+        defaults = device.qos.watchdog_defaults
+        poll = defaults.polling_ms if defaults is not None else None
+        if defaults is not None:
+            finding, poll = self._check(device, ctx, None, defaults, None, poll, ranged)
+            if finding is not None:
+                yield finding
+        for iface in device.interfaces.values():
+            if iface.kind != "physical":
+                continue
+            finding, _ = self._check(device, ctx, iface.name, iface.qos.pfc.watchdog,
+                                     defaults, poll, ranged)
+            if finding is not None:
+                yield finding
+
+    def _check(self, device: Device, ctx: Context, interface: str | None, wd: Watchdog,
+               defaults: Watchdog | None, poll: float | None,
+               ranged: bool) -> tuple[Finding | None, float | None]:
+        """One watchdog's own settings: a port's (``interface``; what it inherits from the
+        device ``defaults`` is checked once, on them) or the device defaults (None). Returns
+        the finding and the polling interval to judge the ports by (None when in error)."""
+        policy = ctx.policy.watchdog
+        obj = interface or "PFC watchdog defaults"
+
+        def own(name: str) -> bool:
+            ref = wd.field_src.get(name)
+            return ref is not None and (defaults is None or ref != defaults.field_src.get(name))
+
+        problems: list[str] = []
+        changes: dict[str, float | str] = {}
+        refs: list[SourceRef] = []
+        errors = False
+        if interface is None and own("polling_ms") and wd.polling_ms is not None and ranged:
+            lo, hi = policy.poll_ms
+            if not lo <= wd.polling_ms <= hi:
+                problems.append(f"polling interval {_ms(wd.polling_ms)} ms is outside "
+                                f"{lo}-{hi} ms")
+                changes["polling_ms"] = float(min(max(wd.polling_ms, lo), hi))
+                refs.append(wd.field_src["polling_ms"])
+                errors = True
+                poll = None  # the ports are not judged against a polling interval in error
+        port_poll = wd.polling_ms if interface is None or own("polling_ms") else poll
+        for name, label, key in _TIMERS:
+            value = getattr(wd, name)
+            if value is None or not own(name):
+                continue
+            lo, hi = getattr(policy, key)
+            if ranged and not lo <= value <= hi:
+                problems.append(f"{label} {_ms(value)} ms is outside {lo}-{hi} ms")
+            elif port_poll is not None and value < port_poll:
+                problems.append(f"{label} {_ms(value)} ms is shorter than the polling "
+                                f"interval {_ms(port_poll)} ms")
+            else:
+                continue
+            wanted = max(value, port_poll or 0)
+            changes[name] = float(min(max(wanted, lo), hi)) if ranged else wanted
+            refs.append(wd.field_src[name])
+            errors = True
+        action = wd.action
+        if action is not None and own("action"):
+            if action in policy.alert_only_actions:
+                problems.append(f"action {action} only reports a storm, it does not stop it")
+            elif ranged and action not in policy.actions:
+                problems.append(f"action {action!r} is not one of {', '.join(policy.actions)}")
+                errors = True
+            if action in policy.alert_only_actions or (ranged and action not in policy.actions):
+                changes["action"] = policy.fix_action
+                refs.append(wd.field_src["action"])
+        if not problems:
+            return None, poll
+        label = f"PFC watchdog of {interface}" if interface else "PFC watchdog defaults"
+        finding = self.finding(
+            device, obj, refs[0], f"{label}: {'; '.join(problems)}",
+            severity=None if errors else Severity.WARNING,
+            related=refs[1:],
+            fix=FixIntent("watchdog-settings", {"interface": interface, "settings": changes}),
+        )
+        return finding, poll

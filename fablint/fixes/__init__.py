@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from fablint.findings import Finding, FixIntent
-from fablint.fixes import eos, nxos, sonic
+from fablint.fixes import eos, host, ib, nxos, opensm, sonic
 from fablint.fixes.edits import LINE_EDIT_VENDORS, line_edit
 
 Renderer = Callable[[FixIntent], str | None]
 
 RENDERERS: dict[str, Renderer] = {"eos": eos.render, "nxos": nxos.render,
-                                  "sonic": sonic.render}
+                                  "sonic": sonic.render, "opensm": opensm.render}
+RENDERERS["host"] = host.render  # GPU host NICs: shell commands (fablint/fixes/host.py)
+RENDERERS["ib"] = ib.render  # InfiniBand dumps: what to do at the rack (fablint/fixes/ib.py)
 
 
 def render_fix(vendor: str | None, intent: FixIntent | None) -> str | None:

@@ -67,12 +67,20 @@ def _ecn_line(params: dict[str, Any]) -> str:
             f"{_size(params['max_bytes'])} drop-probability {params['probability']} weight 0 ecn")
 
 
+def _nq_class(params: dict[str, Any], tc: int) -> str:
+    """The network-qos class of qos-group ``tc``: its name in the configuration (user-named
+    classes on 3000 series), else the system class ``c-8q-nqN``."""
+    names = params.get("class_names") or {}
+    return str(names.get(tc) or f"c-8q-nq{tc}")
+
+
 def _network_qos(params: dict[str, Any], lines_for: dict[int, list[str]]) -> list[str]:
-    """Lines under the ``c-8q-nqN`` class of each priority in the bound network-qos policy."""
+    """Lines under the network-qos class of each qos-group in the bound network-qos policy (a
+    new one, bound, if none is)."""
     policy = _bound(params, "network-qos")
     out = [f"policy-map type network-qos {policy or NEW_NETWORK_QOS_POLICY}"]
-    for prio, lines in lines_for.items():
-        out += [f"{IND}class type network-qos c-8q-nq{prio}", *_indent(lines, 2)]
+    for tc, lines in lines_for.items():
+        out += [f"{IND}class type network-qos {_nq_class(params, tc)}", *_indent(lines, 2)]
     if not policy:
         out += _system_bind("network-qos", NEW_NETWORK_QOS_POLICY, None)
     return out
@@ -93,17 +101,60 @@ def _pfc_enable(p: dict[str, Any]) -> str:
 
 
 def _dscp_map(p: dict[str, Any]) -> str | None:
+    """A class-map matching the DSCPs, set to the qos-group, in the classification policy.
+
+    Classes of a qos policy match in order, so the new class goes before the policy's first
+    class (``insert-before``): a DSCP an earlier class catches would otherwise never reach it.
+    Without a policy in effect a new one is bound under ``system qos`` (on the port when the
+    intent says the port has its own).
+    """
     tc = p.get("tc")
     if tc is None:
         return None
     name = f"QOS_GROUP_{tc}"
     policy = p.get("map") or NEW_QOS_POLICY
     dscps = ",".join(str(d) for d in p["dscp"])
+    before = f" insert-before {p['before']}" if p.get("map") and p.get("before") else ""
     out = [f"class-map type qos match-any {name}", f"{IND}match dscp {dscps}",
-           f"policy-map type qos {policy}", f"{IND}class {name}", f"{IND * 2}set qos-group {tc}"]
+           f"policy-map type qos {policy}", f"{IND}class {name}{before}",
+           f"{IND * 2}set qos-group {tc}"]
     if not p.get("map"):
-        out += _system_bind("qos", NEW_QOS_POLICY, "input")
+        if p.get("interface") and p.get("port_map"):
+            out.append(_interface(p, [f"service-policy type qos input {NEW_QOS_POLICY}"]))
+        else:
+            out += _system_bind("qos", NEW_QOS_POLICY, "input")
     return "\n".join(out)
+
+
+def _policy_bind(p: dict[str, Any]) -> str | None:
+    """Bind a policy in its slot: on the port, else under ``system qos``; define a minimal one
+    first when there is none to bind (classification, no-drop class)."""
+    kind, name = p["kind"], p.get("name")
+    direction = {"in": "input", "out": "output"}.get(p.get("direction") or "")
+    if name is None:
+        if kind == "qos":
+            return _dscp_map({**p, "map": None, "port_map": bool(p.get("interface"))})
+        if kind == "network-qos" and p.get("priorities"):
+            return "\n".join(_network_qos({**p, "policies": []}, {
+                prio: [f"mtu {p.get('mtu') or NXOS_JUMBO_MTU}", f"pause pfc-cos {prio}"]
+                for prio in p["priorities"]}))
+        return None  # a queuing policy holds a whole design: ECN001 and QOS004 write one
+    line = f"service-policy type {kind}{f' {direction}' if direction else ''} {name}"
+    if p.get("interface"):
+        return _interface(p, [line])
+    return "\n".join(["system qos", IND + line])
+
+
+def _no_drop_class(p: dict[str, Any]) -> str:
+    """Move the no-drop pause to the RoCE qos-group's class, with the lossless priority."""
+    lines_for: dict[int, list[str]] = {}
+    for tc, prio in p.get("remove") or ():
+        lines_for.setdefault(tc, []).append(f"no pause pfc-cos {prio}")
+    lines = lines_for.setdefault(p["tc"], [])
+    lines.append(f"pause pfc-cos {p['priority']}")
+    if p.get("mtu"):
+        lines.append(f"mtu {p['mtu']}")
+    return "\n".join(_network_qos(p, lines_for))
 
 
 def render(intent: FixIntent) -> str | None:
@@ -114,9 +165,12 @@ def render(intent: FixIntent) -> str | None:
     if action == "apply-profile":
         return _interface(p, [f"service-policy type queuing output {p['profile']}"])
     if action == "pfc-disable-priority":
+        classes = p.get("pause_classes") or {}
         return "\n".join(_network_qos(p, {
-            prio: [f"no pause pfc-cos {prio}"] for prio in p["priorities"]
+            classes.get(prio, prio): [f"no pause pfc-cos {prio}"] for prio in p["priorities"]
         })) if _bound(p, "network-qos") else None
+    if action == "pfc-mode-on":
+        return _interface(p, ["priority-flow-control mode on"])
     if action == "link-pause-disable":
         return _interface(p, [f"flowcontrol {d} off" for d in p["directions"]])
     if action == "ecn-enable":
@@ -139,4 +193,12 @@ def render(intent: FixIntent) -> str | None:
         return _interface(p, ["priority-flow-control watch-dog-interval on"])
     if action == "dscp-map":
         return _dscp_map(p)
-    return None  # trust-dscp: NX-OS classifies by policy, there is no trust setting
+    if action == "policy-bind":
+        return _policy_bind(p)
+    if action == "no-drop-class":
+        return _no_drop_class(p)
+    if action == "class-mtu":
+        return "\n".join(_network_qos(p, {p["tc"]: [f"mtu {p['mtu']}"]}))
+    # trust-dscp: NX-OS has no trust setting; its classification is the qos policy, which
+    # QOS001 fixes with dscp-map.
+    return None

@@ -83,7 +83,57 @@ def render(intent: FixIntent) -> str | None:
             "PRIORITY": str(priority), "PACKET_ACTION": "FORWARD",
             "IP_PROTOCOL": "17", "L4_DST_PORT": str(p["port"]),
         }}})
+    if action in _BUFFER_WATCHDOG_ACL:
+        return _buffer_watchdog_acl(action, p)
     return _qos_class(action, p)
+
+
+_BUFFER_WATCHDOG_ACL = frozenset({"buffer-pg-set", "buffer-queue-set", "buffer-profile-set",
+                                  "cable-length-set", "watchdog-settings", "acl-entry-permit"})
+CABLE_LENGTH_KEY = "AZURE"
+"""The CABLE_LENGTH row every SONiC buffer template writes."""
+_WATCHDOG_FIELDS = {"timeout_ms": "detection_time", "recovery_ms": "restoration_time",
+                    "action": "action"}
+
+
+def _id_keys(interface: str, ids: list[int]) -> list[str]:
+    """``PORT|3-4`` for a run of ids (the form SONiC's templates write), else one key each."""
+    ids = sorted(ids)
+    if ids and ids == list(range(ids[0], ids[-1] + 1)):
+        span = str(ids[0]) if len(ids) == 1 else f"{ids[0]}-{ids[-1]}"
+        return [f"{interface}|{span}"]
+    return [f"{interface}|{n}" for n in ids]
+
+
+def _buffer_watchdog_acl(action: str, p: dict[str, Any]) -> str | None:
+    """Buffer, PFC watchdog setting and RoCE header ACL fixes."""
+    if action in ("buffer-pg-set", "buffer-queue-set"):
+        if not p.get("profile"):
+            return None  # no lossless profile to point at: buffermgrd builds one from its table
+        table, ids = (("BUFFER_PG", p["pgs"]) if action == "buffer-pg-set"
+                      else ("BUFFER_QUEUE", p["queues"]))
+        return _dump({table: {key: {"profile": p["profile"]}
+                              for key in _id_keys(p["interface"], ids)}})
+    if action == "buffer-profile-set":
+        return _dump({"BUFFER_PROFILE": {p["profile"]: {
+            key: str(value) for key, value in sorted(p["fields"].items())}}})
+    if action == "cable-length-set":
+        return _dump({"CABLE_LENGTH": {CABLE_LENGTH_KEY: {p["interface"]: f"{p['metres']}m"}}})
+    if action == "watchdog-settings":
+        settings = p["settings"]
+        if p.get("interface") is None:
+            if "polling_ms" not in settings:
+                return None  # SONiC has no device-wide detection, restoration or action
+            poll = str(int(settings["polling_ms"]))
+            return _dump({"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": poll}}})
+        fields = {_WATCHDOG_FIELDS[k]: str(v) if k == "action" else str(int(v))
+                  for k, v in settings.items() if k in _WATCHDOG_FIELDS}
+        return _dump({"PFC_WD": {p["interface"]: fields}}) if fields else None
+    if action == "acl-entry-permit":
+        if not p.get("entry"):
+            return None
+        return _dump({"ACL_RULE": {f"{p['acl']}|{p['entry']}": {"PACKET_ACTION": "FORWARD"}}})
+    return None
 
 
 def _qos_class(action: str, p: dict[str, Any]) -> str | None:
@@ -110,6 +160,18 @@ def _qos_class(action: str, p: dict[str, Any]) -> str | None:
             "PFC_WD": {p["interface"]: {"action": "drop", "detection_time": timeout,
                                          "restoration_time": timeout}},
         })
-    # apply-profile, link-pause-disable: SONiC has no such objects; trust-dscp needs a map
-    # name the intent does not carry (dscp-map creates one).
+    if action == "trust-dscp" and p.get("interface"):
+        # Classify by DSCP: bind the DSCP map the device already uses for RoCE, else create one
+        # that sends RoCE to the lossless class and CNP to its own.
+        if p.get("map"):
+            return _dump({"PORT_QOS_MAP": {p["interface"]: {"dscp_to_tc_map": p["map"]}}})
+        if p.get("tc") is None or not p.get("dscp"):
+            return None
+        entries = {str(d): str(p["tc"]) for d in p["dscp"]}
+        if p.get("cnp_tc") is not None:
+            entries.update({str(d): str(p["cnp_tc"]) for d in p.get("cnp_dscp") or ()})
+        return _dump({"DSCP_TO_TC_MAP": {DSCP_MAP: entries},
+                      "PORT_QOS_MAP": {p["interface"]: {"dscp_to_tc_map": DSCP_MAP}}})
+    # apply-profile, link-pause-disable: SONiC has no such objects. pfc-mode-on, policy-bind,
+    # no-drop-class, class-mtu: NX-OS objects.
     return None

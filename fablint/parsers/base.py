@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from fablint.model import Device, Link, ParseProblem, Vendor
+from fablint.model import Device, IbNode, Link, ParseProblem, Vendor
 
 
 class ParseError(Exception):
@@ -24,6 +24,8 @@ class ParseResult:
     problems: list[ParseProblem] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     """Cables the input shows (LLDP neighbours, IB dumps), as seen from the input's side."""
+    ib_nodes: list[IbNode] = field(default_factory=list)
+    """InfiniBand nodes a discovery dump describes (one dump, many nodes)."""
     lines: int = 0
     unknown_lines: int = 0
 

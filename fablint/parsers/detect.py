@@ -23,7 +23,6 @@ _KNOWN_UNSUPPORTED = (
                       "BUFFER_PROFILE in config_db.json instead)"),
     ("qos_params:", "sonic-mgmt QoS test parameters (qos_params.*.yaml): test expectations, "
                     "not a device configuration"),
-    ("\nSwitch\t", "InfiniBand ibnetdiscover output"),
 )
 
 

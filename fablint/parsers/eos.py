@@ -6,10 +6,17 @@ then counted as skipped together with every line indented under it. Vendor defau
 PFC watchdog, ``priority-flow-control all off``, QoS profiles applied with ``service-profile``)
 are resolved at the end so that the model says what is in effect. The parser fills plain data
 (``fablint.parsers.build``) and validates it into the model once.
+
+Speed matters here: a fabric is thousands of these files, each a thousand lines or more. The
+line loop does the least it can per line, interface lines are dispatched through a table rather
+than a chain of tests, and what is the same in every switch of a fabric (ACL entries, interface
+names, speeds) is read once per process and remembered (bounded caches of pure functions of the
+text).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from pathlib import PurePath
@@ -18,17 +25,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from fablint import units
-from fablint.model import Device, ParseProblem, QosSettings, SourceRef
+from fablint.model import Device, ParseProblem, PortMatch, QosSettings, SourceRef
 from fablint.parsers.base import ParseError, ParseResult
-from fablint.parsers.build import (
-    Obj,
-    new_device,
-    new_interface,
-    new_qos,
-    new_queue,
-    new_watchdog,
-    overlay,
-)
+from fablint.parsers.build import Obj, new_device, new_qos, new_queue, new_watchdog, overlay
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
 
@@ -36,16 +35,14 @@ EOS_DEFAULT_MTU = 1500
 EOS_LOOPBACK_MTU = 65535
 
 # Signals of an EOS configuration; see EosParser.sniff().
-_STRONG = (
+_STRONG = (  # the ones near the top of a running-config first (see EosParser.sniff)
+    "flash:/EOS",
+    "(DCS-",
     "!RANCID-CONTENT-TYPE: arista",
-    "management api http-commands",
     "service routing protocols model",
     "daemon TerminAttr",
     "transceiver qsfp default-mode",
-    "flash:/EOS",
-    "(DCS-",
-    "interface Port-Channel",
-    "interface Management1",
+    "management api http-commands",
     "spanning-tree mode mstp",
     "vrf instance ",
     "queue-monitor length",
@@ -55,6 +52,8 @@ _STRONG = (
     "service-profile ",
     "uc-tx-queue ",
     "priority-flow-control pause watchdog",
+    "interface Port-Channel",
+    "interface Management1",
 )
 _NEGATIVE = (
     "!Command: show running-config",  # NX-OS (no space after '!')
@@ -73,7 +72,6 @@ _EOS_BLOCK = re.compile(
     r"^interface (?:Ethernet|Port-Channel|Management|Loopback|Vlan)\d[\d/.]*\n {3}\S", re.M
 )
 _HOSTNAME = re.compile(r"^hostname \S+$", re.M)
-_NUMBER = re.compile(r"^\d+$")
 _RANGE_NAME = re.compile(r"\d-\d")
 _TOP_WORDS = frozenset({
     "hostname", "interface", "qos", "priority-flow-control", "ip", "ipv6", "mac", "no",
@@ -85,8 +83,39 @@ _AQM_KEYS = {"minimum-threshold": "min_threshold", "maximum-threshold": "max_thr
 _WATCHDOG_TIMERS = {
     "timeout": "timeout_ms", "polling-interval": "polling_ms", "recovery-time": "recovery_ms",
 }
+_ACL_NOT_ENTRIES = frozenset({"remark", "statistics", "counters", "fragment-rules"})
+_QOS_MAP_TABLES = {
+    ("dscp", "traffic-class"): ("dscp_to_tc", 63),
+    ("cos", "traffic-class"): ("cos_to_tc", 7),
+    ("traffic-class", "tx-queue"): ("tc_to_queue", 15),
+}
 
 Handler = Callable[[list[str], int, str], bool]
+
+_new_tuple = tuple.__new__
+"""``SourceRef(file, line)`` without the Python-level ``__new__`` of a NamedTuple."""
+
+# Bounded caches of pure functions of the text, shared by every file a process parses: the
+# switches of one fabric repeat the same ACLs, interface names and speeds.
+_CACHE_LIMIT = 8192
+_NAME_INFO: dict[str, tuple[str, bool] | None] = {}
+"""Interface name -> (kind, routed by default), or None for a range (not a single port)."""
+_SPEEDS: dict[str, tuple[int, int | None] | None] = {}
+_ACL_LINES: dict[tuple[bool, bool, str], tuple[int, Any]] = {}
+"""(standard, MAC list, line) -> what ``_read_acl_line`` made of it."""
+_ACL_KEEP, _ACL_PROBLEM, _ACL_ENTRY = 0, 1, 2
+_ACL_DEFAULTS: dict[str, Any] = {
+    "seq": None, "src_port": None, "dst_port": None, "dscp": None, "qualifiers": [],
+    "field_src": {},
+}
+"""AclEntry fields and their defaults in the model (an empty ``dscp`` list is not None)."""
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def _interface_kind(name: str) -> str:
@@ -103,13 +132,176 @@ def _interface_kind(name: str) -> str:
     return "other"
 
 
-class _Context:
-    __slots__ = ("handler", "indent", "obj")
+def _name_info(name: str) -> tuple[str, bool] | None:
+    if "," in name or _RANGE_NAME.search(name):
+        return None  # ranges are not written by running-config
+    kind = _interface_kind(name)
+    return kind, kind in _ROUTED_KINDS
 
-    def __init__(self, indent: int, handler: Handler, obj: Any = None) -> None:
+
+def _speed(token: str) -> tuple[int, int | None] | None:
+    try:
+        return _SPEEDS[token]
+    except KeyError:
+        return _remember(_SPEEDS, token, units.speed_mbps(token))
+
+
+def _read_acl_line(words: list[str], standard: bool, mac: bool) -> tuple[int, Any]:
+    """What a line of an access list means, without its place in the file.
+
+    ``(_ACL_KEEP, known)``, ``(_ACL_PROBLEM, message)`` or ``(_ACL_ENTRY, entry)``; the entry is
+    a template that every line with the same text copies. Raises ValueError or IndexError where
+    the parser reports the line as unreadable.
+    """
+    seq = None
+    if words[0].isdecimal():  # the same test as ^\d+$ on a word
+        seq = int(words[0])
+        words = words[1:]
+        if not words:
+            return _ACL_KEEP, False
+    action = words[0]
+    if action in _ACL_NOT_ENTRIES:
+        return _ACL_KEEP, True
+    if mac:
+        return _ACL_KEEP, True  # MAC lists cannot match UDP; understood, not modelled
+    if action not in ("permit", "deny"):
+        return _ACL_KEEP, False
+    try:
+        entry = parse_acl_entry(action, words[1:], standard=standard)
+    except AclSyntaxError as exc:
+        return _ACL_PROBLEM, str(exc)
+    entry["seq"] = seq
+    entry["text"] = " ".join(([str(seq)] if seq is not None else []) + words)
+    for key in ("src_port", "dst_port"):
+        match = entry.get(key)
+        if match is not None:
+            # Frozen, so one validated match serves every entry with this text. A match that
+            # does not validate is left to the validation of the device, which names the file.
+            with contextlib.suppress(ValidationError):
+                entry[key] = PortMatch.model_validate(match)
+    # Fields left at the model's default validate faster when they are simply not given.
+    return _ACL_ENTRY, {key: value for key, value in entry.items()
+                        if not (key in _ACL_DEFAULTS and value == _ACL_DEFAULTS[key])}
+
+
+Fixed = tuple[dict[str, Any], str | None, str | None] | str | bool
+"""What an interface line does wherever it is: (field values it sets, the field whose source
+becomes the line, the field whose source is cleared); a problem to report; or, when it changes
+nothing, whether the line is understood."""
+_FIXED_COMMANDS = ("shutdown", "mtu", "l2", "speed", "switchport", "vrf", "channel-group",
+                   "service-profile")
+_FIXED_LINES: dict[str, Fixed] = {}
+"""Interface line (stripped) -> what it does, for lines of the _FIXED_COMMANDS and lines that
+are not modelled (False)."""
+_NOTHING: Fixed = ({}, None, None)
+
+
+def _number_in(word: str, lo: int, hi: int, what: str) -> int | str:
+    """``word`` as an int in [lo, hi], else the problem to report (as ``int_in``)."""
+    if word.isdecimal():  # the same test as ^\d+$ on a word (no white space in it)
+        value = int(word)
+        if lo <= value <= hi:
+            return value
+    return f"{what} {word!r} is not a number in {lo}-{hi}"
+
+
+def _fixed_line(words: list[str], negated: bool) -> Fixed:
+    """What an interface line of one of the _FIXED_COMMANDS does, from its words after any
+    ``no``/``default`` (``negated``): a pure function of the line.
+
+    May raise ValueError (a number too long for int()), as the line loop expects of a handler.
+    """
+    w0 = words[0]
+    n = len(words)
+    if w0 == "shutdown":
+        return {"admin_up": negated}, "admin_up", None
+    if w0 == "mtu":
+        if negated:
+            return {"mtu": None}, None, "mtu"
+        if n != 2:
+            return _NOTHING
+        mtu = _number_in(words[1], 68, 65535, "MTU")
+        return mtu if isinstance(mtu, str) else ({"mtu": mtu}, "mtu", None)
+    if w0 == "l2":
+        if n < 2 or words[1] not in ("mtu", "mru"):
+            return False
+        if words[1] != "mtu" or negated or n != 3:
+            return _NOTHING
+        value = _number_in(words[2], 68, 65535, "L2 MTU")
+        return value if isinstance(value, str) else ({"l2_mtu": value}, "l2_mtu", None)
+    if w0 == "speed":
+        args = words[1:]
+        if args and args[0] == "forced":
+            args = args[1:]
+        if negated or not args or args[0] == "auto":
+            return {"speed_mbps": None}, None, None
+        parsed = _speed(args[0])
+        if parsed is None:
+            return f"speed {args[0]!r} not understood"
+        speed, lanes = parsed
+        values = {"speed_mbps": speed, "lanes": lanes} if lanes else {"speed_mbps": speed}
+        return values, "speed_mbps", None
+    if w0 == "switchport":
+        return ({"routed": negated}, "routed", None) if n == 1 else _NOTHING
+    if w0 == "vrf":
+        if n < 2:
+            return False
+        return {"vrf": None if negated else words[-1]}, "vrf", None
+    if w0 == "channel-group":
+        if negated:
+            return {"port_channel": None}, None, None
+        if n >= 2 and words[1].isdecimal():
+            return {"port_channel": f"Port-Channel{words[1]}"}, "port_channel", None
+        return _NOTHING
+    if w0 == "service-profile":
+        if negated:
+            return {"profile": None}, None, None
+        if n == 2:
+            return {"profile": words[1]}, "profile", None
+        return _NOTHING
+    raise AssertionError(f"not a fixed interface command: {w0}")
+
+
+_QOS_MAPS: dict[tuple[str, str, str], tuple[int, tuple[tuple[int, str], ...]] | str] = {}
+"""(map field, target, keys) of a ``qos map`` line -> what ``_qos_map`` made of it."""
+
+
+def _qos_map(field: str, keys: str, value: str, key_hi: int
+             ) -> tuple[int, tuple[tuple[int, str], ...]] | str:
+    """The target and the (key, ``field_src`` key) entries of a ``qos map`` line, or the
+    problem to report. May raise ValueError (a number too long for int())."""
+    target = _number_in(value, 0, 15, field.rsplit("_", 1)[-1])
+    if isinstance(target, str):
+        return target
+    try:
+        parsed = units.parse_int_list(keys, 0, key_hi)
+    except ValueError as exc:
+        return f"{field.replace('_', ' ')}: {exc}"
+    return target, tuple((key, f"{field}[{key}]") for key in parsed)
+
+
+def _at_line_start(pattern: re.Pattern[str], prefix: str, text: str) -> bool:
+    """``pattern.search(text)`` for a ``^``-anchored multi-line pattern that begins with
+    ``prefix``, found by looking only where ``prefix`` occurs (str.find is far faster than a
+    regex scan of every position)."""
+    at = text.find(prefix)
+    while at >= 0:
+        if pattern.match(text, at):  # '^' with re.M holds only at a line start
+            return True
+        at = text.find(prefix, at + 1)
+    return False
+
+
+class _Context:
+    __slots__ = ("fixed", "handler", "indent", "obj")
+
+    def __init__(self, indent: int, handler: Handler, obj: Any = None,
+                 fixed: dict[str, Fixed] | None = None) -> None:
         self.indent = indent
         self.handler = handler
         self.obj = obj
+        self.fixed = fixed
+        """Lines of this block already read (an interface: ``_FIXED_LINES``), or None."""
 
 
 class EosParser:
@@ -118,13 +310,19 @@ class EosParser:
     vendor = "eos"
 
     def sniff(self, head: str) -> int:
-        score = 25 * sum(1 for signal in _STRONG if signal in head)
+        # Every file of a fabric is sniffed: each signal test is a scan of up to 16 KB, so the
+        # positive signals are tested only until the (clamped) score cannot change any more.
+        score = -40 * sum(map(head.__contains__, _NEGATIVE))
         # An interface block indented by three spaces is EOS style (NX-OS uses two, IOS one).
-        if _EOS_BLOCK.search(head):
+        if _at_line_start(_EOS_BLOCK, "interface ", head):
             score += 30
-        if _HOSTNAME.search(head):
+        if _at_line_start(_HOSTNAME, "hostname ", head):
             score += 5
-        score -= 40 * sum(1 for signal in _NEGATIVE if signal in head)
+        for signal in _STRONG:
+            if score >= 100:
+                break
+            if signal in head:
+                score += 25
         return max(0, min(score, 100))
 
     def parse(self, text: str, path: str) -> ParseResult:
@@ -137,6 +335,7 @@ class _EosBuilder:
     def __init__(self, path: str) -> None:
         self.path = path
         self.device: Obj = new_device(PurePath(path).stem, "eos", path)
+        self.interfaces: dict[str, Obj] = self.device["interfaces"]
         self.problems: list[ParseProblem] = []
         self.unknown = 0
         self.interface_defaults_mtu: tuple[int, SourceRef] | None = None
@@ -150,7 +349,7 @@ class _EosBuilder:
     # -- helpers -------------------------------------------------------------------------
 
     def ref(self) -> SourceRef:
-        return SourceRef(self.path, self.lineno)
+        return _new_tuple(SourceRef, (self.path, self.lineno))
 
     def problem(self, message: str) -> None:
         self.problems.append(
@@ -158,7 +357,7 @@ class _EosBuilder:
         )
 
     def int_in(self, word: str, lo: int, hi: int, what: str) -> int | None:
-        if _NUMBER.match(word):
+        if word.isdecimal():  # the same test as ^\d+$ on a word (no white space in it)
             value = int(word)
             if lo <= value <= hi:
                 return value
@@ -179,92 +378,128 @@ class _EosBuilder:
         if "\x00" in text:
             line = text.count("\n", 0, text.index("\x00")) + 1
             raise ParseError(self.path, line, "binary data (NUL byte) in a text configuration")
-        stack = self.stack = [_Context(-1, self.h_top)]
+        context = _Context(-1, self.h_top)
+        stack = self.stack = [context]  # 'context' is stack[-1], kept in step with it
+        path = self.path
         skip_deeper_than = -1  # lines indented deeper than this belong to a skipped line
         tracker = SuppressionTracker(self.path)
+        busy = False  # tracker.busy, read again after each call that can change it
         eof_block = False
+        unknown = 0
         lineno = 0
-        for lineno, raw in enumerate(text.split("\n"), 1):
-            line = raw.rstrip()
-            if not line:
+        for raw in text.split("\n"):
+            lineno += 1
+            body = raw.strip()
+            if not body:
                 continue
             if eof_block:
-                if line.strip() == "EOF":
+                if body == "EOF":
                     eof_block = False
                 continue
-            body = line.lstrip()
-            indent = len(line) - len(body)
-            if body[0] == "!":
+            first = body[0]
+            if first == "!":
                 if "fablint" in body:
                     self.lineno = lineno
                     error = tracker.comment(body.lstrip("!"), lineno)
                     if error:
                         self.problem(error)
+                    busy = tracker.busy
                 continue
-            if tracker.busy:
+            indent = raw.find(first)  # only white space comes before the first character
+            if busy:
                 tracker.line(indent, lineno)
+                busy = tracker.busy
             if skip_deeper_than >= 0:
                 if indent > skip_deeper_than:
-                    self.unknown += 1
+                    unknown += 1
                     continue
                 skip_deeper_than = -1
-            while indent <= stack[-1].indent:
+            while indent <= context.indent:
                 stack.pop()
-            if body == "comment" or body.startswith("banner "):
+                context = stack[-1]
+            if (first == "c" and body == "comment") or (first == "b"
+                                                         and body.startswith("banner ")):
                 eof_block = True
                 continue
-            if len(stack) == 1:  # top level: most lines are features fablint does not model
-                first = body.split(None, 1)[0]
-                if first not in _TOP_WORDS:
-                    self.unknown += 1
+            fixed = context.fixed
+            if fixed is not None:
+                effect = fixed.get(body)
+                if effect is not None:  # a line read before, in this file or another
                     skip_deeper_than = indent
+                    if effect.__class__ is tuple:  # apply_fixed(), inline: most lines
+                        values, sourced, unsourced = effect  # type: ignore[misc]
+                        iface = context.obj
+                        iface.update(values)
+                        if sourced is not None:
+                            iface["field_src"][sourced] = _new_tuple(SourceRef, (path, lineno))
+                        elif unsourced is not None:
+                            iface["field_src"].pop(unsourced, None)
+                        continue
+                    if effect is False:  # not modelled
+                        unknown += 1
+                        continue
+                    self.lineno = lineno
+                    if not self.apply_fixed(context.obj, effect):
+                        unknown += 1
                     continue
-            self.lineno = lineno
             words = body.split()
             depth = len(stack)
+            if depth == 1 and words[0] not in _TOP_WORDS:
+                # Top level: most lines are features fablint does not model.
+                unknown += 1
+                skip_deeper_than = indent
+                continue
+            self.lineno = lineno
             try:
-                known = stack[-1].handler(words, indent, body)
+                known = context.handler(words, indent, body)
             except (ValueError, IndexError):
                 self.problem(f"cannot read {words[0]!r} line")
                 known = True
             if not known:
-                self.unknown += 1
+                unknown += 1
             if len(stack) == depth:
                 skip_deeper_than = indent
+            else:
+                context = stack[-1]  # the handler opened a block
         suppressions = tracker.finish()
         stack.clear()  # the handlers are bound methods: break the cycle back to this builder
+        self.unknown = unknown
         self.finish()
         self.device["suppressions"] = suppressions
         try:
             device = Device.model_validate(self.device)
         except ValidationError as exc:  # a parser bug must still name the file
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
+            first_error = exc.errors()[0]
+            where = ".".join(str(p) for p in first_error["loc"])
             raise ParseError(self.path, None, f"cannot build the model ({where}: "
-                             f"{first['msg']})") from exc
+                             f"{first_error['msg']})") from exc
         return ParseResult(
-            devices=[device], problems=self.problems, lines=lineno, unknown_lines=self.unknown
+            devices=[device], problems=self.problems, lines=lineno, unknown_lines=unknown
         )
-
 
     # -- top level -----------------------------------------------------------------------
 
     def h_top(self, words: list[str], indent: int, body: str) -> bool:
+        if words[0] == "interface" and len(words) > 1:  # most known top-level lines
+            if words[1] == "defaults":
+                self.open(indent, self.h_interface_defaults)
+                return True
+            return self.open_interface(words[1], indent)
         negated = words[0] in ("no", "default")
         if negated:
             words = words[1:]
             if not words:
                 return False
         w0 = words[0]
-        if w0 == "hostname" and len(words) > 1 and not negated:
-            self.device["name"] = words[1]
-            self.device["field_src"]["name"] = self.ref()
-            return True
         if w0 == "interface" and len(words) > 1 and not negated:
             if words[1] == "defaults":
                 self.open(indent, self.h_interface_defaults)
                 return True
             return self.open_interface(words[1], indent)
+        if w0 == "hostname" and len(words) > 1 and not negated:
+            self.device["name"] = words[1]
+            self.device["field_src"]["name"] = self.ref()
+            return True
         if w0 == "qos":
             return self.h_qos_global(words, indent, negated)
         if w0 == "priority-flow-control":
@@ -276,14 +511,21 @@ class _EosBuilder:
     # -- interfaces ----------------------------------------------------------------------
 
     def open_interface(self, name: str, indent: int) -> bool:
-        if "," in name or _RANGE_NAME.search(name):
+        try:
+            info = _NAME_INFO[name]
+        except KeyError:
+            info = _remember(_NAME_INFO, name, _name_info(name))
+        if info is None:
             return False  # ranges are not written by running-config
-        interfaces = self.device["interfaces"]
-        iface = interfaces.get(name)
+        iface = self.interfaces.get(name)
         if iface is None:
-            kind = _interface_kind(name)
-            iface = interfaces[name] = new_interface(name, kind, self.ref(), kind in _ROUTED_KINDS)
-        self.open(indent, self.h_interface, iface)
+            # 'ip_addresses', 'acls' and 'qos' are added when a line sets them (the model's
+            # defaults are the same empty values): most ports never need all three.
+            iface = self.interfaces[name] = {
+                "name": name, "kind": info[0], "src": self.ref(), "field_src": {},
+                "routed": info[1],
+            }
+        self.stack.append(_Context(indent, self.h_interface, iface, _FIXED_LINES))
         return True
 
     def h_interface_defaults(self, words: list[str], indent: int, body: str) -> bool:
@@ -295,104 +537,98 @@ class _EosBuilder:
         return False
 
     def h_interface(self, words: list[str], indent: int, body: str) -> bool:
-        iface: Obj = self.current()
-        negated = words[0] in ("no", "default")
-        self.reset_to_default = words[0] == "default"
-        if negated:
+        w0 = words[0]
+        if w0 == "no" or w0 == "default":
+            self.reset_to_default = w0 == "default"
             words = words[1:]
             if not words:
                 return False
-        w0 = words[0]
-        n = len(words)
-        fs = iface["field_src"]
-        if w0 == "description":
-            if negated:
-                iface["description"] = None
-            else:
-                iface["description"] = body.split(None, 1)[1] if n > 1 else ""
-                fs["description"] = self.ref()
-            return True
-        if w0 == "shutdown":
-            iface["admin_up"] = negated
-            fs["admin_up"] = self.ref()
-            return True
-        if w0 == "mtu":
-            if negated:
-                iface["mtu"] = None
-                fs.pop("mtu", None)
-            elif n == 2:
-                mtu = self.int_in(words[1], 68, 65535, "MTU")
-                if mtu is not None:
-                    iface["mtu"] = mtu
-                    fs["mtu"] = self.ref()
-            return True
-        if w0 == "l2" and n >= 2 and words[1] in ("mtu", "mru"):
-            if words[1] == "mtu" and not negated and n == 3:
-                value = self.int_in(words[2], 68, 65535, "L2 MTU")
-                if value is not None:
-                    iface["l2_mtu"] = value
-                    fs["l2_mtu"] = self.ref()
-            return True
-        if w0 == "speed":
-            return self.if_speed(iface, words[1:], negated)
-        if w0 == "switchport":
-            if n == 1:
-                iface["routed"] = negated
-                fs["routed"] = self.ref()
-            return True
-        if w0 == "ip" and n >= 2:
-            if words[1] == "address":
-                if negated:
-                    iface["ip_addresses"] = []
-                elif n >= 3:
-                    # 'ip address virtual A/len' is an anycast gateway address: still an address
-                    address = words[3] if words[2] == "virtual" and n >= 4 else words[2]
-                    iface["ip_addresses"].append(address)
-                    fs.setdefault("ip_addresses", self.ref())
-                return True
-            if words[1] == "access-group":
-                return self.if_acl(iface, words, negated, "ipv4")
+            w0 = words[0]
+            negated = True
+        else:
+            self.reset_to_default = False
+            negated = False
+        command = _INTERFACE_COMMANDS.get(w0)
+        if command is None:  # bfd, ipv6 enable, load-interval, …: the same on every port
+            _remember(_FIXED_LINES, body, False)
             return False
-        if w0 in ("ipv6", "mac") and n >= 2 and words[1] == "access-group":
-            return self.if_acl(iface, words, negated, _ACL_FAMILY[w0])
-        if w0 == "vrf" and n >= 2:
-            iface["vrf"] = None if negated else words[-1]
-            fs["vrf"] = self.ref()
+        return command(self, self.stack[-1].obj, words, negated, indent, body)
+
+    # One method per first word of an interface line (see _INTERFACE_COMMANDS).
+
+    def if_description(self, iface: Obj, words: list[str], negated: bool, indent: int,
+                       body: str) -> bool:
+        if negated:
+            iface["description"] = None
+        else:
+            iface["description"] = body.split(None, 1)[1] if len(words) > 1 else ""
+            iface["field_src"]["description"] = self.ref()
+        return True
+
+    def if_fixed(self, iface: Obj, words: list[str], negated: bool, indent: int,
+                 body: str) -> bool:
+        """Lines whose effect is the same wherever they are (see ``_fixed_line``): remembered,
+        so that the next port with the same line costs the line loop one lookup."""
+        effect = _remember(_FIXED_LINES, body, _fixed_line(words, negated))
+        return self.apply_fixed(iface, effect)
+
+    def apply_fixed(self, iface: Obj, effect: Fixed) -> bool:
+        if effect.__class__ is tuple:
+            values, sourced, unsourced = effect  # type: ignore[misc]
+            iface.update(values)
+            if sourced is not None:
+                iface["field_src"][sourced] = self.ref()
+            elif unsourced is not None:
+                iface["field_src"].pop(unsourced, None)
             return True
-        if w0 == "channel-group":
+        if effect.__class__ is str:
+            self.problem(effect)  # type: ignore[arg-type]
+            return True
+        return effect  # type: ignore[return-value]
+
+    def if_ip(self, iface: Obj, words: list[str], negated: bool, indent: int,
+              body: str) -> bool:
+        n = len(words)
+        if n < 2:
+            return False
+        if words[1] == "address":
             if negated:
-                iface["port_channel"] = None
-            elif n >= 2 and _NUMBER.match(words[1]):
-                iface["port_channel"] = f"Port-Channel{words[1]}"
-                fs["port_channel"] = self.ref()
+                iface["ip_addresses"] = []
+            elif n >= 3:
+                # 'ip address virtual A/len' is an anycast gateway address: still an address
+                address = words[3] if words[2] == "virtual" and n >= 4 else words[2]
+                addresses = iface.get("ip_addresses")
+                if addresses is None:
+                    iface["ip_addresses"] = [address]
+                else:
+                    addresses.append(address)
+                fs = iface["field_src"]
+                if "ip_addresses" not in fs:
+                    fs["ip_addresses"] = self.ref()
             return True
-        if w0 == "service-profile":
-            if negated:
-                iface["profile"] = None
-            elif n == 2:
-                iface["profile"] = words[1]
-                fs["profile"] = self.ref()
-            return True
-        if self.qos_common(iface["qos"], words, negated, indent):
+        if words[1] == "access-group":
+            return self.if_acl(iface, words, negated, "ipv4")
+        _remember(_FIXED_LINES, body, False)  # ip helper-address, ip ospf …: not modelled
+        return False
+
+    def if_other_acl(self, iface: Obj, words: list[str], negated: bool, indent: int,
+                     body: str) -> bool:
+        """``ipv6|mac access-group NAME [in|out]``."""
+        if len(words) >= 2 and words[1] == "access-group":
+            return self.if_acl(iface, words, negated, _ACL_FAMILY[words[0]])
+        _remember(_FIXED_LINES, body, False)  # ipv6 enable, ipv6 address …: not modelled
+        return False
+
+    def if_qos(self, iface: Obj, words: list[str], negated: bool, indent: int,
+               body: str) -> bool:
+        """QoS lines, the same as in a ``qos profile``."""
+        qos = iface.get("qos")
+        if qos is None:
+            qos = iface["qos"] = new_qos()
+        if self.qos_common(qos, words, negated, indent):
             self.own_qos.add(iface["name"])
             return True
         return False
-
-    def if_speed(self, iface: Obj, args: list[str], negated: bool) -> bool:
-        if args and args[0] == "forced":
-            args = args[1:]
-        if negated or not args or args[0] == "auto":
-            iface["speed_mbps"] = None
-            return True
-        parsed = units.speed_mbps(args[0])
-        if parsed is None:
-            self.problem(f"speed {args[0]!r} not understood")
-            return True
-        iface["speed_mbps"], lanes = parsed
-        if lanes:
-            iface["lanes"] = lanes
-        iface["field_src"]["speed_mbps"] = self.ref()
-        return True
 
     def if_acl(self, iface: Obj, words: list[str], negated: bool, family: str) -> bool:
         # ip access-group NAME [in|out]; without a direction EOS applies it inbound.
@@ -401,12 +637,12 @@ class _EosBuilder:
         direction = words[3] if len(words) > 3 else "in"
         if direction not in ("in", "out"):
             return False
-        iface["acls"] = [
-            a for a in iface["acls"] if not (a["direction"] == direction and a["family"] == family)
-        ]
+        acls = [a for a in iface.get("acls", ())
+                if not (a["direction"] == direction and a["family"] == family)]
         if not negated:
-            iface["acls"].append({"name": words[2], "direction": direction, "family": family,
-                                  "src": self.ref(), "field_src": {}})
+            acls.append({"name": words[2], "direction": direction, "family": family,
+                         "src": self.ref(), "field_src": {}})
+        iface["acls"] = acls
         return True
 
     # -- QoS shared by interfaces and qos profiles --------------------------------------
@@ -424,6 +660,8 @@ class _EosBuilder:
     def qos_common(self, qos: Obj, words: list[str], negated: bool, indent: int) -> bool:
         w0 = words[0]
         n = len(words)
+        if w0 == "priority-flow-control":
+            return self.pfc_port(qos["pfc"], words, negated)
         if w0 == "flowcontrol" and n >= 2:
             return self.qos_flowcontrol(qos["pause"], words, negated)
         if w0 == "qos" and n >= 2:
@@ -447,8 +685,6 @@ class _EosBuilder:
                     qos["field_src"][f"default_{w1}"] = self.ref()
                 return True
             return False
-        if w0 == "priority-flow-control":
-            return self.pfc_port(qos["pfc"], words, negated)
         if w0 in ("tx-queue", "uc-tx-queue") and n == 2:
             qid = self.int_in(words[1], 0, 15, "tx-queue")
             if qid is not None:
@@ -636,11 +872,7 @@ class _EosBuilder:
             values, target = words[3:to], words[to + 1:]
             if len(target) < 2:
                 return False
-            table = {
-                ("dscp", "traffic-class"): ("dscp_to_tc", 63),
-                ("cos", "traffic-class"): ("cos_to_tc", 7),
-                ("traffic-class", "tx-queue"): ("tc_to_queue", 15),
-            }.get((words[2], target[0]))
+            table = _QOS_MAP_TABLES.get((words[2], target[0]))
             if table is None:
                 return True  # rewrite maps (to dscp / cos), exp maps: understood, not modelled
             return self.map_into(table[0], values, target[1], table[1])
@@ -651,20 +883,22 @@ class _EosBuilder:
         return w1 in ("rewrite", "map", "trust")
 
     def map_into(self, field: str, keys: list[str], value: str, key_hi: int) -> bool:
-        qos = self.device["qos"]
-        target = self.int_in(value, 0, 15, field.rsplit("_", 1)[-1])
-        if target is None:
-            return True
+        key = (field, value, " ".join(keys))
         try:
-            parsed = units.parse_int_list(" ".join(keys), 0, key_hi)
-        except ValueError as exc:
-            self.problem(f"{field.replace('_', ' ')}: {exc}")
+            plan = _QOS_MAPS[key]
+        except KeyError:
+            plan = _remember(_QOS_MAPS, key, _qos_map(field, key[2], value, key_hi))
+        if isinstance(plan, str):
+            self.problem(plan)
             return True
+        target, entries = plan
+        qos = self.device["qos"]
         table = qos.setdefault(field, {})
+        fs = qos["field_src"]
         ref = self.ref()
-        for key in parsed:
-            table[key] = target
-            qos["field_src"][f"{field}[{key}]"] = ref
+        for entry, source_key in entries:
+            table[entry] = target
+            fs[source_key] = ref
         return True
 
     def h_qos_profile(self, words: list[str], indent: int, body: str) -> bool:
@@ -713,30 +947,21 @@ class _EosBuilder:
         return True
 
     def h_acl(self, words: list[str], indent: int, body: str) -> bool:
-        acl: Obj = self.current()
-        seq = None
-        if _NUMBER.match(words[0]):
-            seq = int(words[0])
-            words = words[1:]
-            if not words:
-                return False
-        action = words[0]
-        if action in ("remark", "statistics", "counters", "fragment-rules"):
-            return True
-        if acl["family"] == "mac":
-            return True  # MAC lists cannot match UDP; understood, not modelled
-        if action not in ("permit", "deny"):
-            return False
+        acl: Obj = self.stack[-1].obj
+        key = (acl["standard"], acl["family"] == "mac", body)
         try:
-            entry = parse_acl_entry(action, words[1:], standard=acl["standard"])
-        except AclSyntaxError as exc:
-            self.problem(str(exc))
+            kind, value = _ACL_LINES[key]
+        except KeyError:
+            kind, value = _remember(_ACL_LINES, key, _read_acl_line(words, *key[:2]))
+        if kind == _ACL_ENTRY:
+            entry = value.copy()  # the template's lists are copied by the model validation
+            entry["src"] = self.ref()
+            acl["entries"].append(entry)
             return True
-        entry["seq"] = seq
-        entry["src"] = self.ref()
-        entry["text"] = " ".join(([str(seq)] if seq is not None else []) + words)
-        acl["entries"].append(entry)
-        return True
+        if kind == _ACL_PROBLEM:
+            self.problem(value)
+            return True
+        return value  # type: ignore[no-any-return]
 
     # -- resolve defaults and profiles ---------------------------------------------------
 
@@ -745,43 +970,54 @@ class _EosBuilder:
         qos = device["qos"]
         qos["dscp_to_tc_default"] = "eos-default"
         profiles = device["qos_profiles"]
-        interfaces = device["interfaces"]
+        interfaces = self.interfaces
+        references = device["references"]
+        defaults_mtu = self.interface_defaults_mtu
+        own_qos = self.own_qos
         # Ports that take all their QoS from the same profile (or all defaults) share one
         # validated QosSettings: most ports of a fabric switch do, and building the nested
         # models once per switch instead of once per port is most of the parse time.
         shared: dict[tuple[str | None, bool], QosSettings] = {}
         for iface in interfaces.values():
             fs = iface["field_src"]
-            parent = interfaces.get(iface.get("port_channel") or "")
-            if parent is not None and "routed" not in fs:
-                iface["routed"] = parent["routed"]
-            if iface.get("mtu") is None and iface["routed"]:
+            member_of = iface.get("port_channel")
+            if member_of and "routed" not in fs:
+                parent = interfaces.get(member_of)
+                if parent is not None:
+                    iface["routed"] = parent["routed"]
+            routed = iface["routed"]
+            if routed and iface.get("mtu") is None:
                 if iface["kind"] == "loopback":
                     iface["mtu"] = EOS_LOOPBACK_MTU
-                elif self.interface_defaults_mtu is not None:
-                    iface["mtu"], fs["mtu"] = self.interface_defaults_mtu
+                elif defaults_mtu is not None:
+                    iface["mtu"], fs["mtu"] = defaults_mtu
                 else:
                     iface["mtu"] = EOS_DEFAULT_MTU
             profile_name = iface.get("profile")
-            profile = profiles.get(profile_name or "")
+            profile = profiles.get(profile_name) if profile_name else None
             if profile_name:
-                self.device["references"].append({
+                references.append({
                     "kind": "qos profile", "name": profile_name,
                     "owner": f"interface {iface['name']}", "resolved": profile is not None,
                     "src": fs.get("profile"), "field_src": {},
                 })
-            if iface["name"] in self.own_qos:
+            if iface["name"] in own_qos:
                 iface["qos"] = self.port_qos(iface, profile)
                 continue
-            key = (profile_name if profile is not None else None, iface["routed"])
-            if key not in shared:
-                shared[key] = QosSettings.model_validate(self.port_qos(iface, profile))
-            iface["qos"] = shared[key]
+            key = (profile_name if profile is not None else None, routed)
+            settings = shared.get(key)
+            if settings is None:
+                settings = shared[key] = QosSettings.model_validate(
+                    self.port_qos(iface, profile))
+            iface["qos"] = settings
 
     def port_qos(self, iface: Obj, profile: Obj | None) -> Obj:
         """The QoS in effect on a port: its profile, its own lines, then the EOS defaults."""
         qos = self.device["qos"]
-        port_qos = overlay(profile, iface["qos"]) if profile is not None else iface["qos"]
+        own = iface.get("qos")
+        if own is None:
+            own = new_qos()
+        port_qos = overlay(profile, own) if profile is not None else own
         if "trust" not in port_qos["field_src"]:
             port_qos["trust"] = "dscp" if iface["routed"] else "cos"
         pfc = port_qos["pfc"] = dict(port_qos["pfc"])
@@ -807,3 +1043,18 @@ class _EosBuilder:
         if not out.get("timeout_ms"):
             out["enabled"] = False
         return out
+
+
+_INTERFACE_COMMANDS: dict[str, Callable[..., bool]] = {
+    "description": _EosBuilder.if_description,
+    "ip": _EosBuilder.if_ip,
+    "ipv6": _EosBuilder.if_other_acl,
+    "mac": _EosBuilder.if_other_acl,
+    **dict.fromkeys(_FIXED_COMMANDS, _EosBuilder.if_fixed),
+    **dict.fromkeys(
+        ("flowcontrol", "qos", "priority-flow-control", "tx-queue", "uc-tx-queue",
+         "mc-tx-queue", "service-policy", "shape"),
+        _EosBuilder.if_qos,
+    ),
+}
+"""First word of an interface line (after ``no``/``default``) -> what reads it."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
@@ -115,11 +116,20 @@ def owner_of(text: str, path: str) -> tuple[str | None, str]:
     return None, "unknown"
 
 
-def _ttp(text: str, template: str) -> list[dict[str, Any]]:
+@lru_cache(maxsize=8)
+def _template(template: str) -> Any:
+    """A compiled ttp template, kept per process: compiling costs as much as parsing."""
     from ttp import ttp  # imported here: only LLDP inputs pay for ttp's start-up
 
-    parser = ttp(data=text, template=template, log_level="CRITICAL")
-    parser.parse()
+    return ttp(template=template, log_level="CRITICAL")
+
+
+def _ttp(text: str, template: str) -> list[dict[str, Any]]:
+    parser = _template(template)
+    parser.clear_input()
+    parser.clear_result()
+    parser.add_input(text)
+    parser.parse(one=True)  # in this process: fablint runs its own workers
     result = parser.result()
     found: Any = result[0][0] if result and result[0] else {}
     return found if isinstance(found, list) else [found]
@@ -302,8 +312,8 @@ class LldpParser:
             if not nbr.remote_device or not nbr.remote_port:
                 continue
             links.append(Link(
-                a=Endpoint(device=table.owner, interface=nbr.local_port),
-                b=Endpoint(device=nbr.remote_device, interface=nbr.remote_port),
+                a=Endpoint.model_construct(device=table.owner, interface=nbr.local_port),
+                b=Endpoint.model_construct(device=nbr.remote_device, interface=nbr.remote_port),
                 origin="lldp", src=SourceRef(path, nbr.line or None), owner_from=table.owner_from,
                 remote_description=nbr.remote_port_description, max_frame_bytes=nbr.max_frame_bytes,
             ))

@@ -26,7 +26,16 @@ Defaults, chosen to match what NX-OS does and documented here because rules rely
 * IP MTU 1500 on routed ports without ``mtu``; on a switchport ``mtu`` is the layer-2 MTU.
 * PFC mode ``auto`` (DCBX negotiated) counts as enabled but keeps ``mode="auto"``; PFC runs
   only for the priorities a bound network-qos class pauses (``pause pfc-cos N`` or, on 3000 and
-  5000 series, ``pause no-drop`` on a class matching qos-group N).
+  5000 series, ``pause no-drop`` on a class matching qos-group N). No-drop is per class: the
+  classes the bound network-qos policy pauses are ``no_drop_classes`` (none when no policy is
+  bound: the default network-qos policy drops), each paused with its ``pfc-cos``
+  (``tc_to_pfc_priority`` where it differs from the qos-group). These device-wide facts are
+  copied into a port's own classification chain, which only changes DSCP -> qos-group.
+* A class of the bound network-qos policy without ``mtu`` has MTU 1500 (``class_mtu``, not in
+  ``field_src``).
+* NX-OS has no trust setting. ``trust`` is ``dscp`` when the classification policy in effect
+  matches DSCP (a comparable fact next to EOS and SONiC), else left unset: what a CoS-only
+  policy does to untagged traffic (qos-group 0) is in the DSCP map, which the rules follow.
 * The PFC watchdog is on only where ``priority-flow-control watch-dog-interval on`` is
   configured (globally or on the port; the port wins), polling every 100 ms. Its default
   differs between releases, so fablint does not assume one.
@@ -52,6 +61,16 @@ from fablint.parsers.directives import SuppressionTracker
 NXOS_DEFAULT_MTU = 1500
 NXOS_MTU_RANGE = (576, 9216)
 NXOS_WATCHDOG_POLL_MS = 100.0
+NXOS_CLASS_MTU_DEFAULT = 1500
+"""MTU of a network-qos class without an ``mtu`` line (each system class has a default MTU;
+NX-OS prints ``mtu 1500`` for the classes of its default network-qos policies)."""
+POLICY_SLOTS = (
+    {"kind": "qos", "direction": "in", "purpose": "classification"},
+    {"kind": "network-qos", "direction": None, "purpose": "no-drop classes and MTU",
+     "device_wide": True},
+    {"kind": "queuing", "direction": "out", "purpose": "egress queues"},
+)
+"""The three policy kinds NX-OS QoS takes effect through (``DeviceQos.policy_slots``)."""
 
 # Signals of an NX-OS configuration; see NxosParser.sniff().
 _STRONG = (
@@ -210,6 +229,7 @@ class _NxosBuilder:
         self.device: Obj = new_device(PurePath(path).stem, "nxos", path)
         self.device["policies"] = {}
         self.device["references"] = []
+        self.device["qos"]["policy_slots"] = [dict(slot) for slot in POLICY_SLOTS]
         self.problems: list[ParseProblem] = []
         self.unknown = 0
         self.lineno = 0
@@ -862,6 +882,7 @@ class _NxosBuilder:
             if pmap is not None:
                 qos.update(self.class_maps_of(pmap))
                 qos["field_src"] = {**qos["field_src"], **qos.pop("maps_src")}
+                qos["src"] = classify["src"]  # the chain is the policy bound there
         no_drop = self.network_qos(system.get(("network-qos", None)))
         profiles = self.queuing_profiles(bindings)
         self.resolve_interfaces(system, no_drop, profiles)
@@ -941,25 +962,33 @@ class _NxosBuilder:
     def network_qos(self, binding: Obj | None) -> dict[int, SourceRef]:
         """No-drop priorities and class MTUs of the bound network-qos policy."""
         no_drop: dict[int, SourceRef] = {}
+        qos = self.device["qos"]
+        no_drop_classes = qos["no_drop_classes"] = set()  # the default policy drops everywhere
         pmap = self.policy_maps.get(("network-qos", binding["name"])) if binding else None
         if pmap is None:
             return no_drop
-        qos = self.device["qos"]
         qos["class_mtu"] = class_mtu = {}
+        class_names = qos["class_names"] = {}
         tc_to_pfc = qos["tc_to_pfc_priority"] = {}
         pfc_to_queue = qos["pfc_priority_to_queue"] = {}
         fs = qos["field_src"]
         for cls in pmap["classes"].values():
             groups = self.nq_groups(cls["name"])
-            if "mtu" in cls:
-                for group in groups:
+            for group in groups:
+                class_names.setdefault(group, cls["name"])
+                if "mtu" in cls:
                     class_mtu[group], fs[f"class_mtu[{group}]"] = cls["mtu"]
+                else:
+                    class_mtu.setdefault(group, NXOS_CLASS_MTU_DEFAULT)
             if "pfc_cos" in cls:
                 priorities, ref = cls["pfc_cos"]
             elif "no_drop" in cls:
                 priorities, ref = groups, cls["no_drop"]  # the class's qos-group is its CoS
             else:
                 continue
+            for group in groups:
+                no_drop_classes.add(group)
+                fs.setdefault(f"no_drop_classes[{group}]", ref)
             for prio in priorities:
                 no_drop.setdefault(prio, ref)
             if len(groups) == 1 and len(priorities) == 1 and priorities[0] != groups[0]:
@@ -1073,17 +1102,29 @@ class _NxosBuilder:
                 maps["field_src"] = maps.pop("maps_src")
                 maps["src"] = classify["src"]
                 maps["dscp_to_tc_default"] = "nxos-default"
+                self.copy_device_pfc(maps)
                 qos["maps"] = maps
         self.port_trust(qos, classify or system.get(("qos", "in")))
         if lossless:
             qos["pfc"] = self.port_pfc(own["pfc"], no_drop)
         return qos
 
-    def port_trust(self, qos: Obj, binding: Obj | None) -> None:
-        """What the classification policy in effect matches on: DSCP, else CoS only.
+    def copy_device_pfc(self, maps: Obj) -> None:
+        """A port's own qos policy changes DSCP -> qos-group only; which qos-groups are no-drop
+        and with which PFC priority is device-wide (network-qos under ``system qos``)."""
+        device = self.device["qos"]
+        for key in ("tc_to_pfc_priority", "pfc_priority_to_queue", "no_drop_classes"):
+            if key in device:
+                maps[key] = device[key]
+        maps["field_src"].update({k: v for k, v in device["field_src"].items()
+                                  if k.startswith(("no_drop_classes[", "tc_to_pfc_priority["))})
 
-        NX-OS has no trust setting; a policy that classifies only by CoS leaves untagged
-        (routed) traffic in qos-group 0, which is what ``trust cos`` means in the model.
+    def port_trust(self, qos: Obj, binding: Obj | None) -> None:
+        """``dscp`` when the classification policy in effect matches DSCP.
+
+        NX-OS has no trust setting. A policy that matches only CoS is left without a trust
+        value: it leaves untagged (routed) traffic in qos-group 0, which the DSCP map in the
+        model already says, and rules follow the map rather than a setting NX-OS does not have.
         """
         pmap = self.policy_maps.get(("qos", binding["name"])) if binding else None
         if binding is None or pmap is None:
@@ -1091,11 +1132,7 @@ class _NxosBuilder:
         matched = [self.class_maps.get(("qos", name)) for name in pmap["classes"]]
         if any(c is not None and c["dscp"] for c in matched):
             qos["trust"] = "dscp"
-        elif any(c is not None and c["cos"] for c in matched):
-            qos["trust"] = "cos"
-        else:
-            return
-        qos["field_src"]["trust"] = binding["src"]
+            qos["field_src"]["trust"] = binding["src"]
 
     @staticmethod
     def effective_bindings(own: list[Obj], system: dict[tuple[str, str | None], Obj]) -> list[Obj]:

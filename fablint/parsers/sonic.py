@@ -28,10 +28,18 @@ Decisions (SONiC semantics where documented, ours where not):
   (WRED) when ``wred_green_enable`` is true and green is not ECN-marked.
 - PFC watchdog: a PFC_WD entry for the port turns it on; without one, ``DEVICE_METADATA
   default_pfcwd_status: enable`` starts it with the CLI defaults (200 ms, action drop).
+- Buffers: a pool is lossless or lossy by its name (``ingress_lossless_pool``,
+  ``egress_lossy_pool``, the names every SONiC template uses); it lends shared headroom when it
+  has an ``xoff`` or, for ``ingress_lossless_pool``, when DEFAULT_LOSSLESS_BUFFER_PARAMETER has a
+  non-zero ``over_subscribe_ratio`` (buffer_headroom_mellanox.lua). ``headroom_type: dynamic``
+  makes a profile lossless. A profile's ``size`` holds its headroom on NVIDIA Spectrum
+  (``platform`` / ``hwsku`` naming mlnx, Mellanox or NVIDIA) and under the dynamic buffer
+  model; Broadcom tables reserve headroom apart from ``size``, so elsewhere it is unknown.
 - ACL tables: data-plane ACL tables are default-permit ("If users have not configured any rule,
   SONiC allows all traffic", sonic-utilities Command Reference); acl-loader writes the deny as an
   explicit DEFAULT_RULE. Rules are ordered by PRIORITY, highest first; ``AclEntry.seq`` holds it.
-  Control-plane tables (CTRLPLANE) are not modelled.
+  Control-plane tables (CTRLPLANE) are not modelled. ``BTH_OPCODE`` and ``AETH_SYNDROME``
+  (``0x11/0xbf``: value/mask of the RoCEv2 header byte) are read as masked matches.
 - Dangling references (QUEUE -> WRED_PROFILE, PORT_QOS_MAP -> maps, BUFFER_PG -> BUFFER_PROFILE,
   member ports …) are recorded in ``Device.references`` with ``resolved`` False, never fatal.
 """
@@ -71,6 +79,7 @@ MODELLED = frozenset({
     "PORTCHANNEL_INTERFACE", "VLAN_INTERFACE", "LOOPBACK_INTERFACE", "PORT_QOS_MAP", "QUEUE",
     "SCHEDULER", "WRED_PROFILE", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
     "CABLE_LENGTH", "PFC_WD", "ACL_TABLE", "ACL_RULE", "DEVICE_NEIGHBOR",
+    "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
     *(table for table, *_ in MAPS.values()),
 })
 SIGNAL_TABLES = MODELLED | {
@@ -93,6 +102,11 @@ _IP_TYPES = frozenset({"ANY", "IP", "IPV4", "IPV4ANY", "IPV6", "IPV6ANY"})
 _IP_ETHERTYPES = frozenset({0x0800, 0x86DD})
 _ACL_META = frozenset({"PRIORITY", "PACKET_ACTION"})
 _ACL_NON_MATCH_PREFIXES = ("MIRROR", "REDIRECT", "COUNTER", "POLICER", "INNER_SRC_MAC_REWRITE")
+_MASKED = re.compile(r"^(0[xX][0-9a-fA-F]{1,2}|\d{1,3})(?:/(0[xX][0-9a-fA-F]{1,2}|\d{1,3}))?$")
+_ROCE_HEADER_FIELDS = {"BTH_OPCODE": "bth_opcode", "AETH_SYNDROME": "aeth_syndrome"}
+_SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
+"""DEVICE_METADATA ``platform`` / ``hwsku`` of NVIDIA Spectrum switches
+(``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
 
 
 # -- loading ---------------------------------------------------------------------------------
@@ -325,6 +339,19 @@ def _port_list(value: Any) -> list[str]:
         return [t for t in (_text(v) for v in value) if t]
     text = _text(value)
     return [p.strip() for p in text.split(",") if p.strip()] if text else []
+
+
+def _masked(text: str) -> Obj | None:
+    """``0x11/0xbf`` (the YANG form), ``0x11`` or ``17``: a one-byte header field under a
+    mask (0xff when none is given), or None when it is not one."""
+    match = _MASKED.match(text)
+    if match is None:
+        return None
+    value, mask = (0xFF if part is None else int(part, 16 if part[:2].lower() == "0x" else 10)
+                   for part in match.groups())
+    if value > 0xFF or mask > 0xFF:
+        return None
+    return {"value": value, "mask": mask}
 
 
 def _threshold(value: float) -> Obj:
@@ -797,6 +824,8 @@ class _SonicBuilder:
 
     def buffers(self) -> None:
         pools, profiles = self.device["buffer_pools"], self.device["buffer_profiles"]
+        self.headroom_semantics()
+        oversubscribed = self.oversubscribed_headroom()
         for row in self.rows("BUFFER_POOL"):
             pool: Obj = {"name": row.key, "src": row.src, "field_src": {}}
             kind = _text(row.fields.get("type"))
@@ -806,6 +835,17 @@ class _SonicBuilder:
             if mode in ("static", "dynamic"):
                 pool["mode"] = mode
             self.sizes(pool, row, ("size", "xoff"))
+            name = row.key.lower()
+            if "lossless" in name or "lossy" in name:
+                pool["lossless"] = "lossless" in name
+            if pool.get("type") == "egress":
+                pass  # headroom is ingress buffer; an egress pool's xoff lends none
+            elif pool.get("xoff"):
+                pool["shared_headroom"] = True
+                pool["field_src"]["shared_headroom"] = row.ref("xoff")
+            elif oversubscribed is not None and row.key == "ingress_lossless_pool":
+                pool["shared_headroom"] = True
+                pool["field_src"]["shared_headroom"] = oversubscribed
             pools[row.key] = pool
         for row in self.rows("BUFFER_PROFILE"):
             profile: Obj = {"name": row.key, "src": row.src, "field_src": {}}
@@ -819,6 +859,9 @@ class _SonicBuilder:
                 if value is not None:
                     profile[key] = value
                     profile["field_src"][key] = row.ref(key)
+            if (_text(row.fields.get("headroom_type")) or "").lower() == "dynamic":
+                profile["dynamic_headroom"] = True
+                profile["field_src"]["dynamic_headroom"] = row.ref("headroom_type")
             profiles[row.key] = profile
         for table, target in (("BUFFER_PG", "buffer_pgs"), ("BUFFER_QUEUE", "buffer_queues")):
             for row in self.rows(table):
@@ -827,6 +870,37 @@ class _SonicBuilder:
                     for n in ids:
                         iface[target][n] = assignment
         self.cable_lengths()
+
+    def headroom_semantics(self) -> None:
+        """Whether a lossless profile's ``size`` holds its headroom: on NVIDIA Spectrum it does
+        (size = xon + xoff, or xon with a shared headroom pool: buffer_headroom_mellanox.lua),
+        and so does SONiC's dynamic buffer model, which computes profiles that way. Broadcom
+        tables keep ``size`` as the reserved minimum with the headroom apart (size 4608, xoff
+        160000), so elsewhere the model says nothing."""
+        meta = self.meta.fields if self.meta is not None else {}
+        for key in ("platform", "hwsku"):
+            text = _text(meta.get(key))
+            if text and _SPECTRUM.search(text):
+                self.device["headroom_in_size"] = True
+                self.device["field_src"]["headroom_in_size"] = self.meta_ref(key)
+                return
+        if self.device.get("buffer_model") == "dynamic":
+            self.device["headroom_in_size"] = True
+            self.device["field_src"]["headroom_in_size"] = self.device["field_src"][
+                "buffer_model"]
+
+    def meta_ref(self, key: str) -> SourceRef:
+        assert self.meta is not None
+        return self.meta.ref(key)
+
+    def oversubscribed_headroom(self) -> SourceRef | None:
+        """The ``over_subscribe_ratio`` line that turns on the shared headroom pool without a
+        pool ``xoff`` (dynamic model: the switch sizes the pool), or None."""
+        for row in self.rows("DEFAULT_LOSSLESS_BUFFER_PARAMETER"):
+            text = _text(row.fields.get("over_subscribe_ratio"))
+            if text is not None and text.isdecimal() and len(text) < 10 and int(text) > 0:
+                return row.ref("over_subscribe_ratio")
+        return None
 
     def sizes(self, obj: Obj, row: Row, keys: Iterable[str]) -> None:
         for key in keys:
@@ -915,7 +989,7 @@ class _SonicBuilder:
             return None
         action = (_text(fields.get("PACKET_ACTION")) or "FORWARD").upper()
         entry: Obj = {"seq": priority, "action": "deny" if action == "DROP" else "permit",
-                      "src": row.src, "field_src": {}, "qualifiers": []}
+                      "name": rule, "src": row.src, "field_src": {}, "qualifiers": []}
         words = [f"{rule} (priority {priority}): {action}"]
         for key, value in fields.items():
             if key in _ACL_META or key.startswith(_ACL_NON_MATCH_PREFIXES):
@@ -923,6 +997,11 @@ class _SonicBuilder:
             text = _text(value) or str(value)
             words.append(f"{key} {text}")
             self.acl_match(entry, key, text)
+            target = _ROCE_HEADER_FIELDS.get(key)
+            if target is not None and target in entry and key in refs:
+                entry["field_src"][target] = refs[key]
+        if "PACKET_ACTION" in refs:
+            entry["field_src"]["action"] = refs["PACKET_ACTION"]
         entry["text"] = " ".join(words)
         return entry
 
@@ -947,6 +1026,8 @@ class _SonicBuilder:
             entry["dst_addr"] = text
         elif key == "DSCP" and text.isdigit() and len(text) < 3:
             entry["dscp"] = [int(text)]
+        elif key in _ROCE_HEADER_FIELDS and (masked := _masked(text)) is not None:
+            entry[_ROCE_HEADER_FIELDS[key]] = masked
         elif key == "IP_TYPE" and text.upper() in _IP_TYPES:
             return
         elif key == "IP_TYPE" and not text.upper().startswith("NON_IPV"):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from xml.etree import ElementTree as ET
 
 from fablint.engine import LintResult
 from fablint.findings import Finding, Severity
 
 
 def render(result: LintResult) -> str:
+    from xml.etree import ElementTree as ET  # only a JUnit report pays for the import
+
     by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
     for finding in result.findings:
         by_case[(finding.device or finding.file or "fabric", finding.rule)].append(finding)

@@ -8,10 +8,6 @@ from __future__ import annotations
 import io
 from itertools import groupby
 
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
-
 from fablint.engine import LintResult
 
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -24,6 +20,11 @@ def _plural(n: int, word: str) -> str:
 def render(
     result: LintResult, *, color: bool = False, width: int = 100, show_fixes: bool = True
 ) -> str:
+    # rich costs 60 ms of imports: only a text report pays for them.
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.text import Text
+
     buffer = io.StringIO()
     console = Console(
         file=buffer, force_terminal=color, no_color=not color, width=width, highlight=False,
@@ -78,4 +79,6 @@ def summary_line(result: LintResult) -> str:
 
 def plain_summary(result: LintResult) -> str:
     """The summary line without markup, for stderr next to a machine-readable report."""
+    from rich.text import Text
+
     return Text.from_markup(summary_line(result)).plain

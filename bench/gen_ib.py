@@ -1,0 +1,163 @@
+"""A synthetic InfiniBand fabric as ``ibnetdiscover`` prints it, for the IB benchmark.
+
+Two-tier NDR fat tree: ``switches`` Quantum-2 switches, a fifth of them spines (director-class:
+one port per leaf) and the rest leaves (hosts on the low ports, one uplink to every spine on
+the high ones), and ``nodes - switches`` single-port ConnectX-7 HCAs named as a GPU server's
+eight rails (``gpu0001 mlx5_3``). The output follows rdma-core ``ibnetdiscover.c``
+(``out_switch``, ``out_switch_port``, ``out_ca``, ``out_ca_port``): tabs, quoting, ``4xNDR``.
+
+Faults are planted with a seeded RNG so the same seed gives the same dump and findings; the
+MANIFEST.tsv next to the dump lists each with the rule that should report it:
+
+- IB001: a few host links trained at 1x, one leaf uplink at 2x;
+- IB002: a few host links at HDR (a warning: 99 % of the links run NDR), one uplink at HDR (an
+  error: both switches run NDR elsewhere);
+- IB007: two HCAs with the factory description;
+- IB008: two HCAs with the same LID;
+- IB009: one spine port cabled to another port of the same spine.
+
+    python bench/gen_ib.py --nodes 4000 --switches 200 --out bench/out/ib-4000
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from pathlib import Path
+
+SWITCH_DEVID = 0xD2F0  # Quantum-2 (QM9700)
+HCA_DEVID = 0x1021  # ConnectX-7
+VENDOR = 0x2C9
+FACTORY_DESC = "MT4129 ConnectX7 Mellanox Technologies"
+
+
+def switch_guid(n: int) -> int:
+    return 0xB83FD20300A00000 + n
+
+
+def hca_guid(n: int) -> int:
+    return 0x946DAE0300000000 + (n << 4)
+
+
+def generate(nodes: int, switches: int, seed: int) -> tuple[str, list[tuple[str, str, str]]]:
+    """The dump text and the planted faults (rule, where, what)."""
+    rng = random.Random(seed)
+    spines = max(1, switches // 5)
+    leaves = switches - spines
+    hosts = nodes - switches
+    per_leaf = math.ceil(hosts / leaves)
+    faults: list[tuple[str, str, str]] = []
+
+    # Cables: (switch index, port) <-> peer, with the link width/speed of that cable.
+    leaf_ports: dict[int, dict[int, tuple[str, int, int, str]]] = {i: {} for i in range(leaves)}
+    spine_ports: dict[int, dict[int, tuple[str, int, int, str]]] = {i: {} for i in range(spines)}
+    host_link: dict[int, tuple[int, int, str]] = {}
+    descs = {h: f"gpu{h // 8 + 1:04d} mlx5_{h % 8}" for h in range(hosts)}
+    lids = {h: 1 + switches + h for h in range(hosts)}
+
+    chosen = rng.sample(range(hosts), 12)  # distinct hosts for distinct faults
+    narrow, slow, same_desc, same_lid = chosen[:4], chosen[4:8], chosen[8:10], chosen[10:]
+    for h in range(hosts):
+        leaf, port = divmod(h, per_leaf)
+        width, speed = 4, "NDR"
+        if h in narrow:
+            width = 1
+            faults.append(("IB001", descs[h], "host link trained at 1x"))
+        elif h in slow:
+            speed = "HDR"
+            faults.append(("IB002", descs[h], "host link at HDR (warning)"))
+        leaf_ports[leaf][port + 1] = ("H", h, width, speed)
+        host_link[h] = (leaf, port + 1, f"{width}x{speed}")
+    for h in same_desc:
+        descs[h] = FACTORY_DESC
+    faults.append(("IB007", FACTORY_DESC,
+                   " and ".join(f"0x{hca_guid(h):016x}" for h in same_desc)))
+    dup_a, dup_b = same_lid
+    lids[dup_b] = lids[dup_a]
+    faults.append(("IB008", descs[dup_b], f"LID {lids[dup_a]} also on {descs[dup_a]}"))
+
+    narrow_up = (rng.randrange(leaves), rng.randrange(spines))
+    slow_up = (rng.randrange(leaves), rng.randrange(spines))
+    while slow_up == narrow_up:
+        slow_up = (rng.randrange(leaves), rng.randrange(spines))
+    for leaf in range(leaves):
+        for spine in range(spines):
+            width, speed = 4, "NDR"
+            if (leaf, spine) == narrow_up:
+                width = 2
+                faults.append(("IB001", f"leaf{leaf + 1:03d}", f"uplink to spine{spine + 1:02d} "
+                                                                 "at 2x"))
+            elif (leaf, spine) == slow_up:
+                speed = "HDR"
+                faults.append(("IB002", f"leaf{leaf + 1:03d}", f"uplink to spine{spine + 1:02d} "
+                                                                 "at HDR (error)"))
+            leaf_ports[leaf][per_leaf + spine + 1] = ("S", leaves + spine, width, speed)
+            spine_ports[spine][leaf + 1] = ("S", leaf, width, speed)
+    loop_spine = rng.randrange(spines)
+    loop_ports = (leaves + 1, leaves + 2)
+    spine_ports[loop_spine][loop_ports[0]] = ("S", leaves + loop_spine, 4, "NDR")
+    spine_ports[loop_spine][loop_ports[1]] = ("S", leaves + loop_spine, 4, "NDR")
+    faults.append(("IB009", f"spine{loop_spine + 1:02d}",
+                   f"port {loop_ports[0]} cabled to port {loop_ports[1]}"))
+
+    def name(index: int) -> str:
+        return f"leaf{index + 1:03d}" if index < leaves else f"spine{index - leaves + 1:02d}"
+
+    def lid(index: int) -> int:
+        return index + 1
+
+    out = ["#", "# Topology file: generated by bench/gen_ib.py", "#",
+           f"# Initiated from node {hca_guid(0):016x} port {hca_guid(0) + 1:016x}"]
+    tables = [*leaf_ports.values(), *spine_ports.values()]
+    for index, ports in enumerate(tables):
+        guid = switch_guid(index)
+        numports = 64 if index < leaves else max(64, leaves + 2)
+        out += ["", f"vendid=0x{VENDOR:x}", f"devid=0x{SWITCH_DEVID:x}",
+                f"sysimgguid=0x{guid:x}", f"switchguid=0x{guid:x}({guid:x})",
+                f'Switch\t{numports} "S-{guid:016x}"\t\t# "{name(index)}" enhanced port 0 '
+                f"lid {lid(index)} lmc 0"]
+        for port in sorted(ports):
+            kind, peer, width, speed = ports[port]
+            if index == leaves + loop_spine and port in loop_ports:
+                other = loop_ports[1] if port == loop_ports[0] else loop_ports[0]
+                out.append(f'[{port}]\t"S-{guid:016x}"[{other}]\t\t# "{name(index)}" '
+                           f"lid {lid(index)} {width}x{speed}")
+            elif kind == "H":
+                out.append(f'[{port}]\t"H-{hca_guid(peer):016x}"[1]({hca_guid(peer) + 1:x}) '
+                           f'\t\t# "{descs[peer]}" lid {lids[peer]} {width}x{speed}')
+            else:
+                back = index + 1 if index < leaves else per_leaf + index - leaves + 1
+                out.append(f'[{port}]\t"S-{switch_guid(peer):016x}"[{back}]\t\t# '
+                           f'"{name(peer)}" lid {lid(peer)} {width}x{speed}')
+    for h in range(hosts):
+        guid = hca_guid(h)
+        leaf, port, link = host_link[h]
+        out += ["", f"vendid=0x{VENDOR:x}", f"devid=0x{HCA_DEVID:x}",
+                f"sysimgguid=0x{guid + 3:x}", f"caguid=0x{guid:x}",
+                f'Ca\t1 "H-{guid:016x}"\t\t# "{descs[h]}"',
+                f'[1]({guid + 1:x}) \t"S-{switch_guid(leaf):016x}"[{port}]\t\t# lid {lids[h]} '
+                f'lmc 0 "{name(leaf)}" lid {lid(leaf)} {link}']
+    return "\n".join(out) + "\n", faults
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=4000)
+    parser.add_argument("--switches", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "out" / "ib-4000")
+    args = parser.parse_args()
+    if not 5 <= args.switches < args.nodes:
+        parser.error("need at least 5 switches and more nodes than switches")
+    text, faults = generate(args.nodes, args.switches, args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "ibnetdiscover.topo").write_text(text, encoding="utf-8")
+    rows = ["rule\tnode\tfault", *("\t".join(f) for f in faults)]
+    (args.out / "MANIFEST.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    print(f"{args.out / 'ibnetdiscover.topo'}: {args.nodes} nodes ({args.switches} switches), "
+          f"{len(text.splitlines())} lines, {len(text) / 1e6:.1f} MB, {len(faults)} faults")
+
+
+if __name__ == "__main__":
+    main()

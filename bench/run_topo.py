@@ -1,0 +1,117 @@
+"""Topology analysis at GPU-cluster scale: a rail-optimised 2,048-GPU fabric.
+
+Generates 256 servers x 8 NICs on 64 rail leaves (8 scalable units of 32 servers) and 32 spines,
+as EOS configurations plus one ``show lldp neighbors`` table per switch, then times ``fablint
+topo`` and ``fablint lint`` on it in fresh processes. Numbers only: nothing passes or fails.
+
+    python bench/run_topo.py [--servers 256] [--leaves 64] [--spines 32] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+NICS = 8
+PROFILE = """qos map dscp 24 26 to traffic-class 3
+qos map dscp 48 to traffic-class 6
+priority-flow-control pause watchdog default timeout 0.2
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   priority-flow-control pause watchdog
+   tx-queue 3
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes \
+max-mark-probability 100
+   tx-queue 6
+      priority strict
+!
+"""
+LLDP_HEADER = "Port       Neighbor Device ID    Neighbor Port ID    TTL\n"
+
+
+def _port(name: str, description: str) -> str:
+    return (f"interface {name}\n   description {description}\n   mtu 9214\n   speed 400g-8\n"
+            f"   no switchport\n   service-profile ROCE\n!\n")
+
+
+def generate(out: Path, servers: int, leaves: int, spines: int) -> None:
+    """Write the fabric: ``leaves`` must be a multiple of 8 (one leaf per rail per unit)."""
+    out.mkdir(parents=True)
+    units = leaves // NICS
+    per_unit = servers // units
+    leaf_rows: dict[str, list[str]] = {f"leaf{n + 1}": [] for n in range(leaves)}
+    leaf_cfg: dict[str, list[str]] = {name: [] for name in leaf_rows}
+    spine_rows: dict[str, list[str]] = {f"spine{n + 1}": [] for n in range(spines)}
+    spine_cfg: dict[str, list[str]] = {name: [] for name in spine_rows}
+    for server in range(servers):
+        unit = server // per_unit
+        slot = server % per_unit + 1
+        host = f"gpu{server + 1:04d}"
+        for nic in range(NICS):
+            leaf = f"leaf{unit * NICS + nic + 1}"
+            port = f"Ethernet{slot}/1"
+            leaf_cfg[leaf].append(_port(port, f"{host}_mlx5_{nic}"))
+            leaf_rows[leaf].append(f"Et{slot}/1      {host:<21} mlx5_{nic:<14} 120\n")
+    for n, leaf in enumerate(leaf_rows):
+        for s, spine in enumerate(spine_rows):
+            up = f"Ethernet{per_unit + s + 1}/1"
+            down = f"Ethernet{n + 1}/1"
+            leaf_cfg[leaf].append(_port(up, f"P2P_{spine}_{down}"))
+            spine_cfg[spine].append(_port(down, f"P2P_{leaf}_{up}"))
+            leaf_rows[leaf].append(f"Et{per_unit + s + 1}/1     {spine:<21} {down:<19} 120\n")
+            spine_rows[spine].append(f"Et{n + 1}/1      {leaf:<21} {up:<19} 120\n")
+    for rows, cfg in ((leaf_rows, leaf_cfg), (spine_rows, spine_cfg)):
+        for name in rows:
+            (out / f"{name}.cfg").write_text(f"hostname {name}\n{PROFILE}{''.join(cfg[name])}")
+            (out / f"{name}_show_lldp_neighbors.txt").write_text(
+                f"{name}#show lldp neighbors\n{LLDP_HEADER}{''.join(rows[name])}")
+
+
+def _fablint() -> list[str]:
+    script = Path(sys.executable).with_name("fablint")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "fablint"]
+
+
+def best(command: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.run(command, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+        if proc.returncode not in (0, 1):
+            sys.exit(f"bench: {' '.join(command)} exited {proc.returncode}:\n"
+                     f"{proc.stderr.decode(errors='replace')}")
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", type=int, default=256)
+    parser.add_argument("--leaves", type=int, default=64)
+    parser.add_argument("--spines", type=int, default=32)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=BENCH / "out" / "topo")
+    args = parser.parse_args()
+    if args.leaves % NICS or args.servers % (args.leaves // NICS):
+        parser.error("--leaves must be a multiple of 8 and divide the servers into units")
+    shutil.rmtree(args.out, ignore_errors=True)
+    generate(args.out, args.servers, args.leaves, args.spines)
+    files = len(list(args.out.iterdir()))
+    gpus = args.servers * NICS
+    print(f"fabric: {gpus} GPUs, {args.servers} servers, {args.leaves} leaves, "
+          f"{args.spines} spines; {files} files")
+    for label, extra in (("topo (text)", ["topo"]), ("topo (svg)", ["topo", "-f", "svg"]),
+                         ("lint (all rules)", ["lint", "--format", "json"])):
+        seconds = best([*_fablint(), *extra, str(args.out)], args.repeat)
+        print(f"{label:<18} {seconds:6.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,423 @@
+"""Fabric-wide consistency: every device pauses the same priorities, classifies the RoCE and
+CNP DSCPs the same way and marks ECN at the same thresholds (per port speed and device role).
+
+These rules compare devices with each other rather than with the profile, so they also catch
+a fabric whose profile is wrong in one place but right in another. Each is a ``FabricRule``:
+``summarize`` runs in the worker that parsed the device and keeps a few values per device
+(the settings in effect and how many ports use each), ``compare`` finds the majority and names
+the devices that differ from it, with what the majority does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fablint.checks.base import (
+    Context,
+    DeviceSummary,
+    FabricRule,
+    fmt_ports,
+    fmt_priorities,
+    register,
+)
+from fablint.checks.ecn import lossless_queues, speed_class
+from fablint.findings import Finding, Severity
+from fablint.model import Device, Interface, SourceRef, Threshold
+
+T = TypeVar("T")
+
+MAX_NAMED_PORTS = 8
+"""Port names a summary keeps per value (the count is kept in full)."""
+
+
+@dataclass
+class Usage:
+    """The fabric ports of one device that share one value, and where to point at it."""
+
+    count: int = 0
+    ports: list[str] = field(default_factory=list)
+    """The first few port names (up to MAX_NAMED_PORTS), for messages."""
+    refs: dict[Any, SourceRef | None] = field(default_factory=dict)
+    """Lines of the first port that set parts of the value (keys are the rule's own)."""
+
+
+Facts = dict[Any, dict[Any, Usage]]
+"""A device's summary: comparison group -> value -> the ports with that value."""
+
+
+def per_qos(ports: Iterable[Interface], facts: Callable[[Interface], T]) -> Iterator[
+        tuple[Interface, T]]:
+    """Each port with ``facts(port)``, computed once per QoS settings object: ports that share
+    one (a profile or policy applied unchanged) have the same PFC, queues and maps, and a
+    fabric has tens of thousands of ports but a handful of such objects per device."""
+    cache: dict[int, T] = {}
+    for iface in ports:
+        key = id(iface.qos)
+        if key not in cache:
+            cache[key] = facts(iface)
+        yield iface, cache[key]
+
+
+def tally(entries: Iterable[tuple[Any, Any, Interface, dict[Any, Any]]]) -> Facts:
+    """Group (group, value, port, refs) entries into a summary."""
+    facts: Facts = {}
+    for group, value, iface, refs in entries:
+        usage = facts.setdefault(group, {}).setdefault(value, Usage())
+        usage.count += 1
+        if len(usage.ports) < MAX_NAMED_PORTS:
+            usage.ports.append(iface.name)
+        if usage.count == 1:
+            usage.refs = refs
+    return facts
+
+
+@dataclass(frozen=True)
+class Outlier:
+    """One device's value that differs from what most devices of its group do."""
+
+    summary: DeviceSummary
+    group: Any
+    value: Any
+    usage: Usage
+    reference: Any | None
+    """What most devices do; None when no value has a majority."""
+    votes: Counter[Any]
+    """Value -> how many devices of the group mostly use it."""
+
+
+def outliers(
+    summaries: list[DeviceSummary], preferred: Callable[[Any], Any | None]
+) -> Iterator[Outlier]:
+    """Every value a device uses that differs from its group's majority.
+
+    Each device votes with the value most of its ports use. The value with most votes is the
+    reference; on a tie, the profile's ``preferred`` value wins if it is among the tied ones,
+    otherwise there is no reference and every value of the tie is reported. Groups with one
+    device compare nothing.
+    """
+    groups: dict[Any, list[tuple[DeviceSummary, dict[Any, Usage]]]] = {}
+    for summary in summaries:
+        for group, values in (summary.facts or {}).items():
+            if values:
+                groups.setdefault(group, []).append((summary, values))
+    for group, members in groups.items():
+        if len(members) < 2:
+            continue
+        votes: Counter[Any] = Counter(
+            max(values.items(), key=lambda kv: kv[1].count)[0] for _, values in members)
+        ranked = votes.most_common()
+        tied = [value for value, count in ranked if count == ranked[0][1]]
+        reference: Any | None = tied[0] if len(tied) == 1 else None
+        if reference is None and preferred(group) in tied:
+            reference = preferred(group)
+        if reference is None and len(votes) == 1:
+            continue
+        for summary, values in members:
+            for value, usage in values.items():
+                if value != reference:
+                    yield Outlier(summary, group, value, usage, reference, votes)
+
+
+def fmt_where(usage: Usage) -> str:
+    """``Ethernet1`` or ``48 ports (Ethernet1, Ethernet2, … 40 more)``."""
+    if usage.count == 1:
+        return usage.ports[0]
+    names = fmt_ports(usage.ports, MAX_NAMED_PORTS)
+    hidden = usage.count - len(usage.ports)
+    if hidden > 0:
+        names += f", … {hidden} more"
+    return f"{usage.count} ports ({names})"
+
+
+def fmt_majority(outlier: Outlier, describe: Callable[[Any], str], what: str) -> str:
+    """``11 of 12 devices pause priority 3``, or the split when there is no majority."""
+    total = sum(outlier.votes.values())
+    if outlier.reference is not None:
+        return (f"{outlier.votes[outlier.reference]} of {total} {what} "
+                f"{describe(outlier.reference)}")
+    split = " / ".join(f"{count} {describe(value)}" for value, count in
+                      sorted(outlier.votes.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
+    return f"no majority among {total} {what}: {split}"
+
+
+# -- PFC priorities ---------------------------------------------------------------------------
+
+
+def _pauses(value: Any) -> str:
+    return f"pause priority {fmt_priorities(value)}"
+
+
+@register
+class PfcPrioritiesConsistent(FabricRule):
+    """Devices of the fabric pause different priorities.
+
+    ## What it checks
+    Across every device, the set of priorities that PFC pauses on fabric ports (no-drop with
+    PFC in effect) must be the same. Each device counts with the set most of its fabric ports
+    use; the set most devices use is the reference, and every device with ports that pause a
+    different set is reported, with how many ports and what most devices do (for example
+    "pauses priority 3, 4 on 48 ports; 11 of 12 devices pause priority 3"). On a tie the
+    profile's `pfc.lossless_priorities` decides. A device that lacks a priority the others
+    pause is an error; one that only pauses more is a warning. Ports with PFC off are left to
+    PFC001.
+
+    ## Why it matters
+    PFC is hop by hop: a switch pauses its upstream neighbour only for the priorities it
+    pauses itself, and the neighbour stops only the queues of those priorities. Where two
+    devices disagree, RoCE traffic of a priority one of them does not pause is dropped on
+    congestion there, however carefully the rest of the fabric is configured; PFC has to
+    match end to end and be applied consistently on every device that carries RoCE.
+
+    ## How to fix
+    Make the odd device pause the same priorities as the rest of the fabric (its network-qos
+    policy, QoS profile or `pfc_enable`), or, if the majority is what is wrong, fix the
+    profile's `pfc.lossless_priorities` and the other devices.
+    """
+
+    id = "PFC007"
+    name = "pfc-priorities-consistent"
+    title = "Devices of the fabric pause different PFC priorities"
+    severity = Severity.ERROR
+    category = "pfc"
+    vendors = ("eos", "nxos", "sonic")
+    settings = ("pfc.lossless_priorities",)
+
+    def summarize(self, device: Device, ctx: Context) -> Facts:
+        return tally(("", facts[0], iface, facts[1])
+                     for iface, facts in per_qos(ctx.fabric_ports(device), self._paused)
+                     if facts is not None)
+
+    @staticmethod
+    def _paused(iface: Interface) -> tuple[tuple[int, ...], dict[Any, Any]] | None:
+        pfc = iface.qos.pfc
+        active = pfc.active_priorities
+        if not active:
+            return None
+        refs: dict[Any, Any] = {p: pfc.field_src.get(f"priority[{p}]") for p in active}
+        refs["pfc"] = pfc.where("no_drop", "mode") or iface.src
+        return tuple(sorted(active)), refs
+
+    def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
+        preferred = tuple(ctx.policy.pfc.lossless_priorities)
+        for out in outliers(summaries, lambda _group: preferred):
+            value = set(out.value)
+            reference = set(out.reference or ())
+            extra = sorted(value - reference)
+            missing = reference - value
+            where = out.usage.refs.get(extra[0]) if extra and out.reference else None
+            yield self.finding(
+                out.summary, "PFC priorities", where or out.usage.refs.get("pfc"),
+                f"pauses priority {fmt_priorities(value)} on {fmt_where(out.usage)}; "
+                + fmt_majority(out, _pauses, "devices"),
+                severity=Severity.WARNING if out.reference is not None and not missing
+                else None,
+            )
+
+
+# -- DSCP classification ----------------------------------------------------------------------
+
+
+def _classes(value: Any) -> str:
+    return ", ".join(f"DSCP {dscp} -> {_tc(tc)}" for dscp, tc in value)
+
+
+def _tc(tc: int | None) -> str:
+    return "the default class" if tc is None else f"traffic class {tc}"
+
+
+@register
+class DscpMapConsistent(FabricRule):
+    """Devices of the fabric classify the RoCE or CNP DSCPs differently.
+
+    ## What it checks
+    Across every device, the RoCE and CNP DSCPs of the profile (`classification.roce_dscp`
+    and `classification.cnp_dscp`) must land in the same traffic class on every fabric port
+    that classifies by DSCP, following the map in effect on the port (its own, the device's or
+    the platform default). For each DSCP, each device counts with the class most of its ports
+    use; the class most devices use is the reference, and every device with ports that differ
+    is reported once, naming the DSCPs that land elsewhere and where most devices put them. A
+    RoCE DSCP that does not reach a lossless class on a port is QOS001's finding and is left
+    out here, so that one wrong map is not reported twice.
+
+    ## Why it matters
+    A routed fabric classifies RoCE again at every hop, and PFC pauses by priority: when one
+    switch puts DSCP 26 in traffic class 4 and its neighbour in class 3, the first switch's
+    pause frames for priority 4 stop a queue that carries no RoCE while the RoCE queue keeps
+    sending into a full buffer. Even where both classes are lossless, their buffers, ECN
+    profiles and schedulers differ; the CNP class must be the same everywhere for the same
+    reason. QOS001 checks each device against the profile; this rule checks the devices
+    against each other.
+
+    ## How to fix
+    Map the DSCPs on the odd device the way the rest of the fabric does, in the map its ports
+    use.
+    """
+
+    id = "QOS010"
+    name = "dscp-map-consistent"
+    title = "Devices of the fabric classify the RoCE or CNP DSCPs differently"
+    severity = Severity.ERROR
+    category = "qos"
+    vendors = ("eos", "nxos", "sonic")
+    settings = ("classification.roce_dscp", "classification.cnp_dscp")
+
+    def summarize(self, device: Device, ctx: Context) -> Facts:
+        cls = ctx.policy.classification
+        dscps = sorted({*cls.roce_dscp, *cls.cnp_dscp})
+        roce = set(cls.roce_dscp)
+        lossless = set(ctx.policy.pfc.lossless_priorities)
+
+        def classes(iface: Interface) -> list[tuple[int, int | None, dict[Any, Any]]]:
+            if iface.qos.trust not in (None, "dscp"):
+                return []  # QOS003's business: the port does not classify by DSCP at all
+            maps = device.maps_for(iface)
+            paused = iface.qos.pfc.active_priorities or lossless
+            out = []
+            for dscp in dscps:
+                tc = maps.tc_for_dscp(dscp)
+                if dscp in roce and (tc is None or maps.pfc_priority_of(tc) not in paused):
+                    continue  # QOS001's business: RoCE that does not reach a lossless class
+                ref = maps.field_src.get(f"dscp_to_tc[{dscp}]") or maps.src or iface.src
+                out.append((dscp, tc, {"map": ref}))
+            return out
+
+        return tally((dscp, tc, iface, refs)
+                     for iface, entries in per_qos(ctx.fabric_ports(device), classes)
+                     for dscp, tc, refs in entries)
+
+    def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
+        # One finding per device and set of ports, listing every DSCP that differs there.
+        merged: dict[tuple[str, tuple[str, ...], int], list[Outlier]] = {}
+        for out in outliers(summaries, lambda _group: None):
+            key = (out.summary.name, tuple(out.usage.ports), out.usage.count)
+            merged.setdefault(key, []).append(out)
+        for group in merged.values():
+            group.sort(key=lambda o: o.group)
+            first = group[0]
+            mine = _classes(tuple((o.group, o.value) for o in group))
+            yield self.finding(
+                first.summary, "DSCP map", first.usage.refs.get("map"),
+                f"classifies {mine} on {fmt_where(first.usage)}; {_dscp_majority(group)}",
+            )
+
+
+def _dscp_majority(group: list[Outlier]) -> str:
+    """What most devices do with the DSCPs of ``group`` (``2 of 3 devices classify DSCP 24 ->
+    traffic class 3, …``), per DSCP when the counts differ."""
+    decided = [o for o in group if o.reference is not None]
+    parts = []
+    if decided:
+        counts = {(o.votes[o.reference], sum(o.votes.values())) for o in decided}
+        theirs = _classes(tuple((o.group, o.reference) for o in decided))
+        if len(counts) == 1:
+            (votes, total), = counts
+            parts.append(f"{votes} of {total} devices classify {theirs}")
+        else:
+            parts.append("most devices classify " + ", ".join(
+                f"DSCP {o.group} -> {_tc(o.reference)} ({o.votes[o.reference]} of "
+                f"{sum(o.votes.values())})" for o in decided))
+    for o in group:
+        if o.reference is None:
+            parts.append(f"DSCP {o.group}: " + fmt_majority(
+                o, lambda tc: f"use {_tc(tc)}", "devices"))
+    return "; ".join(parts)
+
+
+# -- ECN thresholds ---------------------------------------------------------------------------
+
+
+def _size(threshold: Threshold | None) -> Any:
+    if threshold is None:
+        return None
+    return threshold.bytes if threshold.bytes is not None else str(threshold)
+
+
+def _reversed(low: Any, high: Any) -> bool:
+    """Minimum above maximum in bytes: ECN003's error, not compared here as well."""
+    return isinstance(low, int) and isinstance(high, int) and low > high
+
+
+def _fmt_size(value: Any) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, int):
+        for unit, size in (("mbytes", 1 << 20), ("kbytes", 1 << 10)):
+            if value and value % size == 0:
+                return f"{value // size} {unit}"
+        return f"{value} bytes"
+    return str(value)
+
+
+def _marks(value: Any) -> str:
+    low, high, prob = value
+    return (f"mark from {_fmt_size(low)} to {_fmt_size(high)}"
+            + (f" at {prob} %" if prob is not None else ""))
+
+
+@register
+class EcnProfileConsistent(FabricRule):
+    """Devices of the same role mark ECN at different thresholds on ports of the same speed.
+
+    ## What it checks
+    For each port speed and device role (SONiC's `DEVICE_METADATA` type where the input
+    says; all devices together where it does not), the ECN marking of the lossless queues on
+    fabric ports must be the same on every device: minimum and maximum threshold (in bytes,
+    or in their own unit when it cannot be converted) and marking probability. Each device
+    counts with the values most of its ports of that speed use; the values most devices use
+    are the reference, and every device with ports that differ is reported, with what most
+    devices do. On a tie the profile's `ecn.fix_*` values decide. Queues without ECN are left
+    to ECN001, thresholds in reverse order to ECN003.
+
+    ## Why it matters
+    DCQCN reacts to where congestion is marked: a switch that marks from 1 MB while its peers
+    mark from 150 KB lets its queues grow much longer before senders slow down, so flows
+    through it see more latency and more PFC pauses than the same flows elsewhere, and
+    fairness between flows depends on which switch they cross. The same profile should be
+    applied everywhere it carries the same traffic.
+
+    ## How to fix
+    Give the odd device the ECN profile the rest of the fabric uses for ports of that speed.
+    """
+
+    id = "ECN006"
+    name = "ecn-profile-consistent"
+    title = "ECN thresholds differ between devices for the same port speed and role"
+    severity = Severity.WARNING
+    category = "ecn"
+    vendors = ("eos", "nxos", "sonic")
+    settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes", "ecn.fix_probability")
+
+    def summarize(self, device: Device, ctx: Context) -> Facts:
+        def marking(iface: Interface) -> list[tuple[tuple[int, ...], Any, dict[Any, Any]]]:
+            out = []
+            for queue_id, prios in lossless_queues(device, iface, ctx).items():
+                queue = iface.qos.queues.get(queue_id)
+                ecn = queue.ecn if queue is not None else None
+                low, high = _size(ecn.min_threshold) if ecn else None, (
+                    _size(ecn.max_threshold) if ecn else None)
+                if ecn is not None and not _reversed(low, high):
+                    value = (low, high, ecn.probability)
+                    out.append((tuple(prios), value, {"ecn": ecn.src}))
+            return out
+
+        return tally(((speed_class(iface.speed_mbps), device.role, prios), value, iface, refs)
+                     for iface, queues in per_qos(ctx.fabric_ports(device), marking)
+                     for prios, value, refs in queues)
+
+    def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
+        ecn = ctx.policy.ecn
+        preferred = (ecn.fix_min_bytes, ecn.fix_max_bytes, ecn.fix_probability)
+        for out in outliers(summaries, lambda _group: preferred):
+            speed, role, prios = out.group
+            ports = f"{speed} ports" if speed else "ports of unknown speed"
+            who = f"{role} devices" if role else "devices"
+            yield self.finding(
+                out.summary, f"ECN priority {fmt_priorities(prios)} {speed or 'any speed'}",
+                out.usage.refs.get("ecn"),
+                f"ECN on the queue of priority {fmt_priorities(prios)} "
+                f"{_marks(out.value).replace('mark', 'marks', 1)} on {fmt_where(out.usage)}; "
+                + fmt_majority(out, _marks, f"{who} with {ports}"),
+            )

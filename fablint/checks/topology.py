@@ -1,0 +1,580 @@
+"""Topology rules: the cabling of the fabric (``Fabric.topology``), not one device's settings.
+
+The topology is joined from LLDP tables, SONiC DEVICE_NEIGHBOR and IB dumps before these rules
+run; each rule reads it from the model. They are fabric rules that need no device models of
+their own: the configured facts of each cable's ends travel with the cable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from fablint.checks.base import Context, DeviceSummary, FabricRule, register
+from fablint.findings import Finding, FixIntent, Severity
+from fablint.model import Cable, Device, SourceRef, Topology
+
+_NIC_INDEX = re.compile(r"(\d+)\D*$")
+
+
+def _gbps(mbps: int) -> str:
+    return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
+
+
+class TopologyRule(FabricRule):
+    """Reads ``Fabric.topology``; keeps nothing of the devices but their names and files."""
+
+    vendors = ("eos", "nxos", "sonic", "lldp")
+    needs_topology: bool = True
+
+    def summarize(self, device: Device, ctx: Context) -> Any:
+        return None
+
+    def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
+        topo = ctx.fabric.topology
+        if topo is None:
+            return
+        self._devices = {s.name: s for s in summaries}
+        yield from self.check_topology(topo, ctx)
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    def at(self, topo: Topology, name: str, obj: str | None, where: SourceRef | None,
+           message: str, **kwargs: Any) -> Finding:
+        """A finding about node ``name``: in its configuration when fablint read it, else at
+        the cable claim that shows it."""
+        device = getattr(self, "_devices", {}).get(name)
+        if where is None and device is None:
+            where = next((s for c in topo.cables_of(name) for s in c.sources), None)
+        finding = self.finding(device, obj, where, message, **kwargs)
+        finding.device = name
+        return finding
+
+
+def _other(cable: Cable, name: str) -> str:
+    return cable.b.device if cable.a.device == name else cable.a.device
+
+
+def _first_source(cables: Iterable[Cable]) -> SourceRef | None:
+    return next((s for c in cables for s in c.sources), None)
+
+
+@register
+class LeafOversubscription(TopologyRule):
+    """A leaf has more host-facing than uplink capacity.
+
+    ## What it checks
+    For every leaf, the sum of the speeds of its cables to hosts divided by the sum of the
+    speeds of its cables to spines, using the configured port speeds (breakouts count as the
+    ports they are; port-channel members count one by one). Above
+    `topology.max_leaf_oversubscription` (1.0, non-blocking, for GPU back-end fabrics) is a
+    finding. Cables whose speed no input gives are named instead of guessed.
+
+    ## Why it matters
+    Collective operations (all-reduce, all-to-all) run every GPU at line rate at once. A leaf
+    with 2:1 oversubscription halves the bandwidth of every job step that crosses it, and the
+    congestion it creates triggers PFC and ECN far more often, slowing unrelated jobs too.
+
+    ## How to fix
+    Add uplinks (or faster optics) until uplink capacity matches host capacity, or move hosts
+    to a leaf with spare uplink capacity. If the fabric is oversubscribed by design (a
+    front-end network), raise `topology.max_leaf_oversubscription` in the profile.
+    """
+
+    id = "TOP001"
+    name = "leaf-oversubscription"
+    title = "Leaf oversubscribed (host capacity above uplink capacity)"
+    severity = Severity.WARNING
+    category = "topology"
+    settings = ("topology.max_leaf_oversubscription",)
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        limit = ctx.policy.topology.max_leaf_oversubscription
+        for node in topo.nodes.values():
+            if node.role != "leaf":
+                continue
+            down, up, unknown = topo.capacities(node.name)
+            if unknown or not down or not up:
+                continue
+            ratio = down / up
+            if ratio > limit + 1e-9:
+                yield self.at(
+                    topo, node.name, node.name, None,
+                    f"{node.name} is oversubscribed {ratio:.2f}:1: {_gbps(down)} towards hosts, "
+                    f"{_gbps(up)} of uplinks (profile allows {limit:g}:1)",
+                )
+
+
+@register
+class TierOversubscription(TopologyRule):
+    """A whole tier has more capacity below it than above it.
+
+    ## What it checks
+    Per tier (leaves, spines): the sum of capacity towards the tier below divided by the sum
+    towards the tier above, for tiers that have a tier above them. Above
+    `topology.max_tier_oversubscription` is a finding. The per-leaf rule (TOP001) names single
+    leaves; this one shows a fabric built short of spines or super-spines as a whole.
+
+    ## Why it matters
+    A fabric whose leaves are each balanced can still be oversubscribed at the spine layer (for
+    example spines with 64 leaf-facing ports and 16 super-spine uplinks): every job spanning
+    pods then shares the thinner layer.
+
+    ## How to fix
+    Add spines / super-spines or uplinks between the tiers, or accept the ratio in the profile.
+    """
+
+    id = "TOP002"
+    name = "tier-oversubscription"
+    title = "Tier oversubscribed"
+    severity = Severity.WARNING
+    category = "topology"
+    settings = ("topology.max_tier_oversubscription",)
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        limit = ctx.policy.topology.max_tier_oversubscription
+        for role in ("leaf", "spine"):
+            members = [n.name for n in topo.nodes.values() if n.role == role]
+            totals = [topo.capacities(name) for name in members]
+            if not members or any(unknown for _, _, unknown in totals):
+                continue
+            down = sum(d for d, _, _ in totals)
+            up = sum(u for _, u, _ in totals)
+            if down and up and down / up > limit + 1e-9:
+                yield self.at(
+                    topo, members[0], f"{role} tier", None,
+                    f"the {role} tier is oversubscribed {down / up:.2f}:1: {_gbps(down)} below, "
+                    f"{_gbps(up)} above, over {len(members)} "
+                    f"{'leaves' if role == 'leaf' else 'spines'} (profile allows {limit:g}:1)",
+                )
+
+
+@register
+class RailAlignment(TopologyRule):
+    """A server's NIC is not on its rail leaf.
+
+    ## What it checks
+    In a rail-optimised fabric NIC *i* of every server lands on rail leaf *i*, and a server's
+    NICs land on distinct leaves. The rail of a leaf is the NIC index most of its servers use
+    on it (from the host port name or LLDP port description: `mlx5_3`, `eth3`, `ens1f3`); a
+    NIC on a leaf of another rail, or two NICs of one server on the same leaf, is a finding.
+    `topology.rail_optimised: auto` runs the check when most servers spread their NICs over
+    several leaves.
+
+    ## Why it matters
+    NCCL's rail-aware rings send the traffic of GPU *i* over NIC *i*; with rail alignment that
+    traffic stays on one leaf (one hop) between servers of a scalable unit. A swapped cable
+    sends one rail's traffic through the spines, doubling its hops and adding congestion that
+    shows up as one slow rank in every collective.
+
+    ## How to fix
+    Swap the cables so that the NIC goes to the leaf of its rail (the message names both). If
+    the fabric is not rail-optimised by design, set `topology.rail_optimised: "no"`.
+    """
+
+    id = "TOP003"
+    name = "rail-alignment"
+    title = "NIC not on its rail leaf"
+    severity = Severity.ERROR
+    category = "topology"
+    settings = ("topology.rail_optimised",)
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        nics: dict[str, list[tuple[int, str, Cable]]] = defaultdict(list)
+        for cable in topo.cables:
+            for host_end, leaf_end in ((cable.a, cable.b), (cable.b, cable.a)):
+                if topo.role(host_end.device) == "host" and topo.role(leaf_end.device) == "leaf":
+                    index = _NIC_INDEX.search(host_end.interface)
+                    if index:
+                        nics[host_end.device].append((int(index.group(1)), leaf_end.device, cable))
+        multi = {h: v for h, v in nics.items() if len(v) > 1}
+        if not multi or not self._applies(multi, ctx.policy.topology.rail_optimised):
+            return
+        rails: dict[str, Counter[int]] = defaultdict(Counter)
+        for entries in multi.values():
+            for index, leaf, _ in entries:
+                rails[leaf][index] += 1
+        for host, entries in sorted(multi.items()):
+            by_leaf: dict[str, list[int]] = defaultdict(list)
+            for index, leaf, cable in entries:
+                by_leaf[leaf].append(index)
+                rail, count = rails[leaf].most_common(1)[0]
+                if index != rail and count > 1:
+                    yield self.at(
+                        topo, host, f"NIC {index}", _first_source([cable]),
+                        f"{host} NIC {index} is cabled to {leaf}, the leaf of rail {rail} "
+                        f"({count} servers put NIC {rail} there): move it to its own rail leaf",
+                    )
+            for leaf, indices in sorted(by_leaf.items()):
+                if len(indices) > 1:
+                    yield self.at(
+                        topo, host, host, None,
+                        f"{host} has NICs {', '.join(map(str, sorted(indices)))} on one leaf "
+                        f"({leaf}): a rail-optimised server puts each NIC on a different leaf",
+                    )
+
+    @staticmethod
+    def _applies(multi: dict[str, list[tuple[int, str, Cable]]], mode: str) -> bool:
+        if mode != "auto":
+            return mode == "yes"
+        spread = sum(1 for entries in multi.values() if len({leaf for _, leaf, _ in entries}) > 1)
+        return spread * 2 > len(multi)
+
+
+@register
+class ClosMesh(TopologyRule):
+    """A leaf is not cabled to every spine with the same number and speed of links.
+
+    ## What it checks
+    In a leaf-spine fabric every leaf connects to every spine, with the same number of cables
+    and the same speed to each (ECMP balance). A missing spine, an extra or missing parallel
+    cable, or a slower cable is a finding on the leaf, naming what the majority of leaves have.
+
+    ## Why it matters
+    ECMP spreads flows evenly over the uplinks regardless of their capacity: a leaf with one
+    fewer cable to one spine, or one slower optic, turns that path into the bottleneck of every
+    flow hashed onto it; a leaf that misses a spine loses that share of its bisection.
+
+    ## How to fix
+    Add or repair the cable (the message names leaf and spine), or fix the port speed.
+    """
+
+    id = "TOP004"
+    name = "clos-mesh"
+    title = "Leaf-to-spine mesh incomplete or unbalanced"
+    severity = Severity.WARNING
+    category = "topology"
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        spines = sorted(n.name for n in topo.nodes.values() if n.role == "spine")
+        leaves = sorted(n.name for n in topo.nodes.values() if n.role == "leaf")
+        if not spines or len(leaves) < 2:
+            return
+        shape: dict[str, dict[str, tuple[int, tuple[int | None, ...]]]] = {}
+        for leaf in leaves:
+            per_spine: dict[str, list[Cable]] = defaultdict(list)
+            for cable in topo.cables_of(leaf):
+                other = _other(cable, leaf)
+                if other in spines:
+                    per_spine[other].append(cable)
+            if not per_spine:
+                continue  # a leaf with no uplinks at all is TOP008's
+            shape[leaf] = {s: (len(c), tuple(sorted(x.speed_mbps or 0 for x in c)))
+                           for s, c in per_spine.items()}
+        if len(shape) < 2:
+            return
+        typical = Counter(v for s in shape.values() for v in s.values()).most_common(1)[0][0]
+        for leaf, per_spine in shape.items():
+            missing = [s for s in spines if s not in per_spine]
+            if missing:
+                yield self.at(topo, leaf, leaf, None,
+                              f"{leaf} has no cable to {', '.join(missing)} (every other "
+                              f"leaf reaches every spine)")
+            for spine, (count, speeds) in sorted(per_spine.items()):
+                if (count, speeds) != typical:
+                    yield self.at(
+                        topo, leaf, f"{leaf}-{spine}", None,
+                        f"{leaf} has {count} cable(s) to {spine} at "
+                        f"{'/'.join(_gbps(s) if s else '?' for s in speeds)}; most leaf-spine "
+                        f"pairs have {typical[0]} at "
+                        f"{'/'.join(_gbps(s) if s else '?' for s in typical[1])}",
+                    )
+
+
+@register
+class LinkSpeedMismatch(TopologyRule):
+    """The two ends of a cable are configured for different speeds.
+
+    ## What it checks
+    For every cable whose both ends fablint read the configuration of, the configured port
+    speeds must be equal.
+
+    ## Why it matters
+    Mismatched speeds either keep the link down or, with auto-negotiation, train it at the
+    lower speed: a silent capacity loss on one path that ECMP keeps loading as if it were full.
+
+    ## How to fix
+    Set the same speed (and breakout mode) on both ends.
+    """
+
+    id = "TOP005"
+    name = "link-speed-mismatch"
+    title = "Ends of a cable configured for different speeds"
+    severity = Severity.ERROR
+    category = "topology"
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        for cable in topo.cables:
+            a, b = cable.a_port, cable.b_port
+            if a and b and a.speed_mbps and b.speed_mbps and a.speed_mbps != b.speed_mbps:
+                yield self.at(
+                    topo, cable.a.device, cable.a.interface, a.src,
+                    f"{cable.a.device} {cable.a.interface} runs at {_gbps(a.speed_mbps)} but its "
+                    f"peer {cable.b.device} {cable.b.interface} at {_gbps(b.speed_mbps)}",
+                    related=[b.src],
+                )
+
+
+@register
+class BisectionBandwidth(TopologyRule):
+    """The fabric's bisection bandwidth is below the ideal.
+
+    ## What it checks
+    The bisection bandwidth of the cabling (exact for a uniform two-tier Clos, otherwise the
+    smallest cut found by Kernighan-Lin bisection, an upper bound) compared with the ideal,
+    half the host-facing capacity. Below `topology.min_bisection_ratio` of the ideal is a
+    finding. `fablint topo` shows the figure and how it was obtained.
+
+    ## Why it matters
+    All-to-all traffic (expert-parallel MoE training, shuffles) moves half the data across the
+    fabric's narrowest cut: a fabric at 50 % of full bisection runs those phases at half speed.
+
+    ## How to fix
+    Add spine capacity (spines, uplinks or faster optics), or lower the expectation in the
+    profile for a deliberately oversubscribed fabric.
+    """
+
+    id = "TOP006"
+    name = "bisection-bandwidth"
+    title = "Bisection bandwidth below the ideal"
+    severity = Severity.WARNING
+    category = "topology"
+    settings = ("topology.min_bisection_ratio",)
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        b = topo.bisection
+        if b is None or not b.ideal_mbps:
+            return
+        ratio = b.mbps / b.ideal_mbps
+        if ratio + 1e-9 < ctx.policy.topology.min_bisection_ratio:
+            spine = next((n.name for n in topo.nodes.values() if n.role == "spine"),
+                         next(iter(topo.nodes)))
+            how = "exact" if b.exact else "upper bound"
+            yield self.at(
+                topo, spine, "fabric", None,
+                f"bisection bandwidth {_gbps(b.mbps)} ({how}, {b.method}) is {ratio:.0%} of the "
+                f"ideal {_gbps(b.ideal_mbps)} (half the host-facing capacity)",
+            )
+
+
+@register
+class CablingClaims(TopologyRule):
+    """The two ends of a cable disagree about it.
+
+    ## What it checks
+    LLDP tables are joined from both ends. A claim the other end does not repeat (its LLDP
+    table has no neighbour on that port: one-sided), a claim the other end contradicts (it
+    sees someone else on that port), or a port cabled to its own device is a finding.
+
+    ## Why it matters
+    One-sided claims mean LLDP is off or stale on one end, or the table is old; contradictions
+    mean a cable was moved since one of the tables was captured, or a patch panel is mislabelled.
+    Either way the topology every other check relies on is uncertain there, and a loop back into
+    the same switch wastes two ports and confuses ECMP.
+
+    ## How to fix
+    Capture both LLDP tables again; if they still disagree, trace the cable. Enable LLDP on
+    both ends (`lldp transmit` / `lldp receive`).
+    """
+
+    id = "TOP007"
+    name = "cabling-claims-disagree"
+    title = "Ends of a cable disagree (LLDP one-sided or contradictory)"
+    severity = Severity.WARNING
+    category = "topology"
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        for issue in topo.issues:
+            if issue.kind not in ("one-sided", "contradiction", "self-loop"):
+                continue  # disagreements with the intent are TOP009's
+            yield self.at(
+                topo, issue.device, issue.interface, issue.src, issue.message,
+                severity=Severity.ERROR if issue.kind == "self-loop" else None,
+                related=issue.related,
+            )
+
+
+@register
+class SingleHomed(TopologyRule):
+    """A leaf or a server hangs off a single uplink device.
+
+    ## What it checks
+    A leaf with uplinks to only one spine while the fabric has several, and a server whose
+    cables all land on one leaf while most servers reach two or more leaves.
+
+    ## Why it matters
+    A single spine or leaf failure then cuts the device off; for a GPU server it stops every
+    job that runs on it, and a whole training job with it.
+
+    ## How to fix
+    Cable the leaf to every spine (see TOP004) and spread each server's NICs over their leaves.
+    """
+
+    id = "TOP008"
+    name = "single-homed"
+    title = "Leaf or server attached to a single uplink device"
+    severity = Severity.WARNING
+    category = "topology"
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        spines = {n.name for n in topo.nodes.values() if n.role == "spine"}
+        uplinks: dict[str, set[str]] = defaultdict(set)
+        for cable in topo.cables:
+            for near, far in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
+                uplinks[near].add(far)
+        if len(spines) > 1:
+            for node in topo.nodes.values():
+                if node.role == "leaf":
+                    up = uplinks[node.name] & spines
+                    if len(up) == 1:
+                        yield self.at(topo, node.name, node.name, None,
+                                      f"{node.name} reaches only {next(iter(up))} of "
+                                      f"{len(spines)} spines")
+        hosts = [n.name for n in topo.nodes.values() if n.role == "host"]
+        leaves_of = {h: {x for x in uplinks[h] if topo.role(x) == "leaf"} for h in hosts}
+        multi = sum(1 for v in leaves_of.values() if len(v) > 1)
+        if multi * 2 > len(hosts):
+            for host, leaves in sorted(leaves_of.items()):
+                if len(leaves) == 1:
+                    yield self.at(topo, host, host, None,
+                                  f"{host} is cabled to one leaf only ({next(iter(leaves))}); "
+                                  f"{multi} of {len(hosts)} servers reach several leaves")
+
+
+@register
+class LinkMtuMismatch(TopologyRule):
+    """The two ends of a cable have different MTUs.
+
+    ## What it checks
+    For every cable whose both ends fablint read the configuration of, the IP MTUs must agree.
+    Vendors count differently (EOS 9214, NX-OS 9216, SONiC 9100 are all jumbo), so two ends
+    at or above `mtu.fabric_min` agree; one end below it and the other above does not, nor do
+    two different sub-jumbo values.
+
+    ## Why it matters
+    A jumbo frame sent towards a smaller-MTU end is dropped (routed ports do not fragment
+    RoCE, which sets DF). RoCE's path MTU is then the smaller one or, worse, large messages
+    stall on that one link while small ones pass; routing protocols may refuse the adjacency.
+
+    ## How to fix
+    Set the same (jumbo) MTU on both ends.
+    """
+
+    id = "MTU005"
+    name = "link-mtu-mismatch"
+    title = "Ends of a cable have different MTUs"
+    severity = Severity.ERROR
+    category = "mtu"
+    settings = ("mtu.fabric_min",)
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        jumbo = ctx.policy.mtu.fabric_min
+        for cable in topo.cables:
+            a, b = cable.a_port, cable.b_port
+            if not (a and b and a.mtu and b.mtu) or a.mtu == b.mtu:
+                continue
+            if a.mtu >= jumbo and b.mtu >= jumbo:
+                continue
+            # Reported on the smaller end: that is the one to change.
+            (small, s_end), (big, b_end) = sorted(
+                ((a, cable.a), (b, cable.b)), key=lambda pair: pair[0].mtu or 0)
+            yield self.at(
+                topo, s_end.device, s_end.interface, small.src,
+                f"{s_end.device} {s_end.interface} has MTU {small.mtu} but its peer "
+                f"{b_end.device} {b_end.interface} has MTU {big.mtu}",
+                related=[big.src],
+                fix=FixIntent("mtu-set", {"interface": s_end.interface,
+                                          "min_mtu": max(jumbo, big.mtu or 0)}),
+            )
+
+
+@register
+class LinkPfcMismatch(TopologyRule):
+    """The two ends of a cable pause different priorities or trust different markings.
+
+    ## What it checks
+    For every cable between two devices whose configuration fablint read, the priorities PFC
+    is in effect for and the QoS trust mode must be the same on both ends.
+
+    ## Why it matters
+    PFC is hop by hop: a priority one end pauses but the other does not honour is dropped at
+    the first congestion (the sender keeps sending into a full buffer), and a priority honoured
+    but never paused can be stopped by a peer that misclassifies traffic. Different trust modes
+    put the same packet in different classes on each side of the cable.
+
+    ## How to fix
+    Apply the same QoS profile / PFC priorities and trust mode on both ends.
+    """
+
+    id = "PFC008"
+    name = "link-pfc-mismatch"
+    title = "Ends of a cable differ in PFC priorities or trust"
+    severity = Severity.ERROR
+    category = "pfc"
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        for cable in topo.cables:
+            a, b = cable.a_port, cable.b_port
+            if not (a and b) or not (a.admin_up and b.admin_up):
+                continue
+            if a.pfc != b.pfc:
+                yield self.at(
+                    topo, cable.a.device, cable.a.interface, a.src,
+                    f"{cable.a.device} {cable.a.interface} pauses priority "
+                    f"{_prios(a.pfc)} but its peer {cable.b.device} {cable.b.interface} "
+                    f"pauses {_prios(b.pfc)}",
+                    related=[b.src],
+                )
+            elif a.trust and b.trust and a.trust != b.trust:
+                yield self.at(
+                    topo, cable.a.device, cable.a.interface, a.src,
+                    f"{cable.a.device} {cable.a.interface} trusts {a.trust} but its peer "
+                    f"{cable.b.device} {cable.b.interface} trusts {b.trust}",
+                    related=[b.src],
+                )
+
+
+def _prios(values: list[int]) -> str:
+    return ", ".join(map(str, values)) if values else "none"
+
+
+@register
+class CablingIntent(TopologyRule):
+    """A cable is missing, extra or miswired against the intended topology.
+
+    ## What it checks
+    With an intended topology (`fablint lint --intent FILE`, or `intent:` in fablint.yaml): a
+    fablint topology YAML (explicit cables and "every leaf to every spine, N x SPEED" mesh
+    rules) or an ibnetdiscover topology file, as `ibdiagnet -t` takes. Every intended cable
+    must appear in the inputs (LLDP, IB dumps), no other cable may join two intended devices,
+    and mesh rules must hold in count and speed. A port cabled elsewhere than intended is
+    reported once, as miswired, naming both the intended and the actual peer.
+
+    ## Why it matters
+    Cabling errors are the most common fault of a new GPU pod: a swapped pair of cables turns
+    a rail-optimised fabric into one where some rings cross the spines, a missing uplink
+    removes bandwidth silently, and nothing in the switch configuration shows it.
+
+    ## How to fix
+    Re-cable to the intent (the finding names the port and the peer it should have), or update
+    the intent file when the change was deliberate.
+    """
+
+    id = "TOP009"
+    name = "cabling-vs-intent"
+    title = "Cabling differs from the intended topology"
+    severity = Severity.ERROR
+    category = "topology"
+
+    def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        for issue in topo.issues:
+            if issue.kind in ("one-sided", "contradiction", "self-loop"):
+                continue
+            yield self.at(
+                topo, issue.device, issue.interface, issue.src, issue.message,
+                severity=Severity.WARNING if issue.kind == "extra" else None,
+                related=issue.related,
+            )

@@ -1,0 +1,197 @@
+"""What the InfiniBand discovery-dump parsers share: nodes and ports built as plain data, the
+cables between them made links, everything validated into the model once at the end (the same
+approach as ``parsers/build.py``: cheap dicts line by line, one pydantic validation).
+
+A dump names a neighbour before that neighbour's own record (ibnetdiscover lists a switch's
+ports, then the hosts behind them), or never gives it a record at all (a truncated dump,
+``iblinkinfo --switches-only``). Such a neighbour is a *stub*: a node made from what the other
+end's line says, which its own record later takes over. A second record for an identity that
+already has one is a node of its own with the same GUID, which is how duplicate GUIDs stay
+visible to the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from fablint.model import IbNode, Link, ParseProblem, SourceRef, ib_rate_mbps
+from fablint.parsers.base import ParseError, ParseResult
+
+Obj = dict[str, Any]
+
+MAX_PORT = 254
+"""Highest port number of an IB node (NumPorts is 8 bits; 255 is reserved)."""
+MAX_LID = 0xFFFF
+MAX_LMC = 7
+
+_STRUCTURE = frozenset({"key", "type", "src", "field_src", "ports", "number", "peer"})
+"""Keys of a node or port dict that are not values read from a line."""
+_NODES = TypeAdapter(list[IbNode])
+_LINKS = TypeAdapter(list[Link])
+
+
+class IbDumpBuilder:
+    """State of one dump: nodes by key, the stubs among them, problems."""
+
+    def __init__(self, path: str, origin: str) -> None:
+        self.path = path
+        self.origin = origin
+        """``Link.origin`` of the links this dump yields (the format name)."""
+        self.nodes: dict[str, Obj] = {}
+        self.stubs: set[str] = set()
+        self.problems: list[ParseProblem] = []
+        self.cables: list[tuple[Obj, Obj, Obj, Obj]] = []
+        """(node, port, peer node, peer port) of every cable, in the order first seen."""
+        self._ref = SourceRef(path, 0)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def ref(self, line: int) -> SourceRef:
+        """The place of ``line``; lines come in order, so the last one is kept and shared."""
+        if self._ref.line != line:
+            self._ref = SourceRef(self.path, line)
+        return self._ref
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(ParseProblem(file=self.path, line=line, message=message))
+
+    def number(self, text: str | None, line: int, what: str, hi: int, base: int = 10) -> int | None:
+        """``text`` as an integer in 0..hi, else None with a problem (None stays None)."""
+        if text is None:
+            return None
+        try:
+            value = int(text, base)
+        except ValueError:
+            self.problem(line, f"{what} {text!r} is not a number")
+            return None
+        if not 0 <= value <= hi:
+            self.problem(line, f"{what} {value} is out of range (0-{hi})")
+            return None
+        return value
+
+    def set(self, obj: Obj, name: str, value: Any, line: int, weak: bool = False) -> None:
+        """Set a field; ``weak`` values (what a neighbour's line says about a node) never
+        overwrite a value already there. None is never stored. ``field_src`` records the line
+        only when it is not the object's own (``src``): a value from a neighbour's line, or a
+        header line (in a dump every value is read, none is a default)."""
+        if value is None or (weak and obj.get(name) is not None):
+            return
+        obj[name] = value
+        src = obj["src"]
+        if src.line != line:
+            obj["field_src"][name] = self.ref(line)
+        elif name in obj["field_src"]:
+            del obj["field_src"][name]
+
+    def move_src(self, obj: Obj, line: int) -> None:
+        """Make ``line`` the object's own line (its record, after a neighbour's line made it);
+        values already read keep the line they came from."""
+        old = obj["src"]
+        if old.line == line:
+            return
+        sources = obj["field_src"]
+        for name in obj.keys() - _STRUCTURE - sources.keys():
+            sources[name] = old
+        obj["src"] = self.ref(line)
+        for name in [n for n, ref in sources.items() if ref.line == line]:
+            del sources[name]
+
+    # -- nodes and ports -------------------------------------------------------------------
+
+    def add(self, key: str, node_type: str, line: int) -> Obj:
+        """A new node; a key that is taken gets ``#2``, ``#3`` …"""
+        base, n = key, 2
+        while key in self.nodes:
+            key = f"{base}#{n}"
+            n += 1
+        node: Obj = {"key": key, "type": node_type, "src": self.ref(line), "field_src": {},
+                     "ports": {}}
+        self.nodes[key] = node
+        return node
+
+    def claim(self, key: str, node_type: str, line: int) -> Obj:
+        """The node a record of the dump is about. A stub with that key is taken over; a key
+        that already has its own record gets a second node (a duplicate identity)."""
+        if key in self.stubs:
+            self.stubs.discard(key)
+            node = self.nodes[key]
+            node["type"] = node_type
+            self.move_src(node, line)
+            return node
+        return self.add(key, node_type, line)
+
+    def ensure(self, key: str, node_type: str, line: int) -> Obj:
+        """The node ``key`` as a neighbour's line names it: the known one, else a new stub."""
+        node = self.nodes.get(key)
+        if node is None:
+            node = self.add(key, node_type, line)
+            self.stubs.add(node["key"])
+        return node
+
+    def port(self, node: Obj, number: int, line: int) -> Obj:
+        ports = node["ports"]
+        port = ports.get(number)
+        if port is None:
+            port = ports[number] = {"number": number, "src": self.ref(line), "field_src": {}}
+        return port
+
+    def connect(self, node: Obj, port: Obj, peer_node: Obj, peer_port: Obj) -> None:
+        """Record a cable seen from ``port``'s side (and, unless it says otherwise, from the
+        peer's side too). The first sighting of a cable makes its link."""
+        old = port.get("peer")
+        if old is None:
+            port["peer"] = {"device": peer_node["key"], "interface": str(peer_port["number"])}
+        elif old["device"] != peer_node["key"] or old["interface"] != str(peer_port["number"]):
+            self.problem(port["src"].line, f"port {port['number']} of {_name(node)} is listed "
+                         f"with two different peers")
+            return
+        back = peer_port.get("peer")
+        if back is None:
+            peer_port["peer"] = {"device": node["key"], "interface": str(port["number"])}
+        if old is None or back is None:
+            self.cables.append((node, port, peer_node, peer_port))
+
+    # -- result ----------------------------------------------------------------------------
+
+    def links(self) -> list[Obj]:
+        """One link per cable: ``a`` is the end whose line comes first in the dump."""
+        out: list[Obj] = []
+        origin = self.origin
+        for node, port, peer_node, peer_port in self.cables:
+            if peer_port["src"].line < port["src"].line:
+                node, port, peer_node, peer_port = peer_node, peer_port, node, port
+            widths = [w for w in (port.get("width"), peer_port.get("width")) if w]
+            width = min(widths) if widths else None  # the ends disagree only in stale dumps
+            speeds = port.get("speed"), peer_port.get("speed")
+            out.append({
+                "a": peer_port["peer"], "b": port["peer"], "src": port["src"], "origin": origin,
+                "width": width, "a_speed": speeds[0], "b_speed": speeds[1],
+                "speed_mbps": ib_rate_mbps(speeds[0] or speeds[1], width),
+            })
+        return out
+
+    def result(self, lines: int, unknown: int) -> ParseResult:
+        try:
+            links = _LINKS.validate_python(self.links())
+            nodes = _NODES.validate_python(list(self.nodes.values()))
+        except ValidationError as exc:  # a parser bug: say where, never crash the run
+            error = exc.errors()[0]
+            where = ".".join(str(p) for p in error["loc"])
+            raise ParseError(self.path, None, f"cannot build the model ({where}: "
+                             f"{error['msg']})") from exc
+        return ParseResult(devices=[], problems=self.problems, links=links, ib_nodes=nodes,
+                           lines=lines, unknown_lines=unknown)
+
+
+def _name(node: Obj) -> str:
+    return repr(node.get("description") or node["key"])
+
+
+def check_text(text: str, path: str) -> str:
+    """The text without a leading BOM; a NUL byte is damage, reported with its line."""
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise ParseError(path, line, "binary data (NUL byte) in an InfiniBand dump")
+    return text.removeprefix("\ufeff")

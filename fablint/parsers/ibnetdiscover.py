@@ -1,0 +1,488 @@
+"""InfiniBand ``ibnetdiscover`` output: the topology file (the default output, also the
+infiniband-diags format for describing intended cabling) and the ports report (``-p``).
+
+Topology file (rdma-core ``infiniband-diags/ibnetdiscover.c``, man page [S57][S58])::
+
+    vendid=0x2c9
+    devid=0xd2f0
+    sysimgguid=0x…
+    switchguid=0x<node guid>(<port 0 guid>)
+    Switch  41 "S-<guid>"     # "<description>" enhanced port 0 lid 1 lmc 0
+    [1]     "H-<guid>"[1](<port guid>)    # "<peer description>" lid 5 4xNDR
+    [3]     "S-<guid>"[7]                 # "<peer description>" lid 2 4xNDR
+
+    caguid=0x<node guid>
+    Ca      2 "H-<guid>"      # "<description>"
+    [1](<port guid>)  "S-<guid>"[1]       # lid 5 lmc 0 "<peer description>" lid 1 4xNDR
+
+``Rt``/``R-`` and ``rtguid=`` are routers. Only cabled ports are listed; a record ends at a blank
+line. ``-g`` adds chassis sections and ``[ext N]`` port names, ``-f`` appends ``s=… w=… v=…``.
+Real dumps also carry a BOM, a shell prompt or a libibmad warning above the first record,
+unquoted descriptions, width ``??`` and speed ``???``, whitespace-only separator lines (old
+releases) and hand-edited topologies with ports that have no peer: unknown lines are skipped and
+counted, bad values are problems with their line.
+
+Ports report (``-p``, ``dump_ports_report``), one line per port, each cable seen from both
+ends; unconnected ports end with their own description::
+
+    CA   134  1 0x7cfe9003003b4bde 4x EDR - SW  1719 10 0x7cfe9003009ce5b0 ( 'o0001 HCA-1' - …
+    SW  2052 37 0x506b4b03005c2740 4x ???                                    'ib-i4l1s01'
+
+(the first line ends ``… - 'ib-i1l1s01' )``).
+
+It shows port GUIDs, not node GUIDs: a switch is known by its port 0 GUID (every port of the
+switch reports it), a channel adapter by its description, one node per description unless two
+ports of the same number have different GUIDs.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, ClassVar
+
+from fablint.model import SourceRef, Vendor
+from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.ibdump import MAX_LID, MAX_LMC, MAX_PORT, IbDumpBuilder, Obj, check_text
+from fablint.units import ib_guid, ib_speed, ib_width, ib_width_speed
+
+_TYPES = {"Switch": "switch", "Ca": "ca", "Rt": "router", "S": "switch", "H": "ca", "R": "router",
+          "SW": "switch", "CA": "ca", "RT": "router"}
+
+_NODE = re.compile(
+    r'^(Switch|Ca|Rt)\s+(\d+)\s+"([SHR])-([0-9A-Fa-f]+)"\s*(?:#\s*(.*?))?\s*$')
+_PORT = re.compile(
+    r'^\[(\d+)\](?:\[ext \d+\])?\s*(?:\(([0-9A-Fa-f]+)\))?\s*'
+    r'(?:"([SHR])-([0-9A-Fa-f]+)"\[(\d+)\](?:\[ext \d+\])?\s*(?:\(([0-9A-Fa-f]+)\))?)?'
+    r'\s*(?:#\s*(.*?))?\s*$')
+_IDS = re.compile(
+    r'^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)\s*=\s*(?:0x)?([0-9A-Fa-f]+)'
+    r'(?:\(([0-9A-Fa-f]+)\))?(?:\s*#.*)?\s*$')
+_SWITCH_TAIL = re.compile(
+    r'^(?:"(.*)"|(.*?))(?:\s+(base|enhanced))?(?:\s+port 0)?(?:\s+lid (\d+) lmc (\d+))?\s*$')
+_CA_TAIL = re.compile(r'^(?:"(.*)"|(.*?))(?:\s+\(scp\))?\s*$')
+_PORT_TAIL = re.compile(
+    r'^(?:lid (\d+) lmc (\d+)\s*)?(?:"(.*)"|(.*?))(?:\s*\blid (\d+))?'
+    r'(?:\s+(\d+x\S*|\?\?\S*))?(?:\s+s=\d+ w=\d+ v=\d+)?(?:\s+slot \d+|\s+\(scp\))?\s*$')
+_PORT_FULL = re.compile(
+    r'^\[(\d{1,3})\]\s*(?:\(([0-9A-Fa-f]{1,16})\))?\s*"([SHR])-([0-9A-Fa-f]{1,16})"\[(\d{1,3})\]'
+    r'\s*(?:\(([0-9A-Fa-f]{1,16})\))?\s*#\s*(?:lid (\d{1,5}) lmc (\d)\s+)?"([^"]*)"()'
+    r'\s+lid (\d{1,5})\s+(\d{1,2}x[A-Z0-9?]+)$')
+"""The usual port line in one match (no ``[ext N]``, quoted description, nothing appended);
+same groups as ``_PORT`` and ``_PORT_TAIL`` together. Anything else takes the general path."""
+_KNOWN = re.compile(r'^(?:#|Chassis \d+|Non-Chassis Nodes|Hostname:|# )')
+_PORTS_LINE = re.compile(
+    r"^\s*(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9A-Fa-f]+)\s+(\S+)\s+(\S+)\s*(.*?)\s*$")
+_PORTS_PEER = re.compile(
+    r"^-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9A-Fa-f]+)\s+"
+    r"\(\s*(?:'(.*?)'|(.*?))\s+-\s+(?:'(.*)'|(.*?))\s*\)$")
+_PORTS_ALONE = re.compile(r"^(?:'(.*)'|(.*?))$")
+
+
+@functools.lru_cache(maxsize=256)
+def _link(token: str) -> tuple[int | None, str | None]:
+    """``4xNDR`` -> (4, "NDR"); the few distinct tokens of a dump are read once."""
+    return ib_width_speed(token)
+
+
+def _same(known: object, seen: object) -> bool:
+    """Two sightings agree on a value unless both give one and they differ."""
+    return known is None or seen is None or known == seen
+
+
+def _desc(quoted: str | None, bare: str | None) -> str | None:
+    """A description as the dump wrote it, quoted or not; None when empty."""
+    text = quoted if quoted is not None else (bare or "").strip()
+    return text or None
+
+
+class IbnetdiscoverParser:
+    """``ibnetdiscover`` topology output (and topology files written in the same format)."""
+
+    name: ClassVar[str] = "ibnetdiscover"
+    label: ClassVar[str] = "InfiniBand ibnetdiscover topology"
+    vendor: ClassVar[Vendor] = "ib"
+
+    def sniff(self, head: str) -> int:
+        """Certain on a node line (``Switch 36 "S-…"``, ``Ca 2 "H-…"``) or a port line with a
+        quoted ``"S-…"[n]`` peer; a ``switchguid=``/``caguid=`` header alone is a fair hint."""
+        for line in head.splitlines():
+            stripped = line.strip()
+            if stripped[:1] in ("S", "C", "R") and _NODE.match(stripped):
+                return 100
+            if stripped[:1] == "[" and '"' in stripped:
+                match = _PORT.match(stripped)
+                if match and match.group(3):
+                    return 100
+        if re.search(r"(?m)^(?:switchguid|caguid)=0x[0-9A-Fa-f]+", head) and "vendid=" in head:
+            return 60
+        return 0
+
+    def parse(self, text: str, path: str) -> ParseResult:
+        return _TopologyReader(path).run(check_text(text, path))
+
+
+class _TopologyReader:
+    """State of one topology-file parse."""
+
+    def __init__(self, path: str) -> None:
+        self.dump = IbDumpBuilder(path, "ibnetdiscover")
+        self.ids: dict[str, tuple[int, int, int | None]] = {}
+        """Header lines of the next record: name -> (value, line, port guid)."""
+        self.node: Obj | None = None
+        self.pending: list[tuple[Any, ...]] = []
+        """Port lines with a peer, connected once every record is read."""
+        self.unknown = 0
+
+    def run(self, text: str) -> ParseResult:
+        lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
+        for lineno, raw in enumerate(lines, 1):
+            line = raw.strip()
+            if not line:
+                self.node = None  # a blank (or whitespace-only) line ends a record
+                continue
+            first = line[0]
+            if first == "[" and self.node is not None:
+                full = _PORT_FULL.match(line)
+                if full:
+                    self.port_line(full.groups(), lineno)
+                    continue
+                match = _PORT.match(line)
+                if match:
+                    *head, tail = match.groups()
+                    parts = _PORT_TAIL.match(tail or "")
+                    rest = parts.groups() if parts else (None,) * 6
+                    self.port_line((*head, *rest), lineno)
+                    continue
+            elif first in ("S", "C", "R"):
+                match = _NODE.match(line)
+                if match:
+                    self.node_line(match, lineno)
+                    continue
+            elif first in ("v", "d", "s", "c", "r"):
+                match = _IDS.match(line)
+                if match:
+                    self.id_line(match, lineno)
+                    continue
+            if _KNOWN.match(line):
+                continue
+            self.unknown += 1
+        if not self.dump.nodes:
+            raise ParseError(self.dump.path, 1, "no ibnetdiscover node record "
+                             "('Switch N \"S-<guid>\"' or 'Ca N \"H-<guid>\"') found")
+        self.link_peers()
+        return self.dump.result(max(len(lines), 1), self.unknown)
+
+    def id_line(self, match: re.Match[str], lineno: int) -> None:
+        key, value, port_guid = match.groups()
+        try:
+            number = ib_guid(value)
+            port = ib_guid(port_guid) if port_guid else None
+        except ValueError as exc:
+            self.dump.problem(lineno, f"{key}: {exc}")
+            return
+        if key in ("vendid", "devid") and number > 0xFFFFFF:
+            self.dump.problem(lineno, f"{key} 0x{number:x} is out of range")
+            return
+        self.ids[key] = (number, lineno, port)
+
+    def node_line(self, match: re.Match[str], lineno: int) -> None:
+        kind, ports, letter, guid_text, tail = match.groups()
+        dump = self.dump
+        try:
+            guid = ib_guid(guid_text)
+        except ValueError as exc:
+            dump.problem(lineno, str(exc))
+            self.node, self.ids = None, {}
+            return
+        node_type = _TYPES[kind]
+        if _TYPES[letter] != node_type:
+            dump.problem(lineno, f"{kind} record with a {letter}- name")
+        node = self.node = dump.claim(f"0x{guid:016x}", node_type, lineno)
+        dump.set(node, "guid", guid, lineno)
+        dump.set(node, "port_count", dump.number(ports, lineno, "port count", MAX_PORT), lineno)
+        ids, self.ids = self.ids, {}
+        for key, field in (("vendid", "vendor_id"), ("devid", "device_id"),
+                           ("sysimgguid", "system_guid")):
+            if key in ids:
+                dump.set(node, field, ids[key][0], ids[key][1])
+        own = ids.get({"switch": "switchguid", "ca": "caguid", "router": "rtguid"}[node_type])
+        if own is not None:
+            if own[0] != guid:
+                dump.problem(own[1], f"node GUID 0x{own[0]:016x} differs from the record's "
+                             f"0x{guid:016x}")
+            if node_type == "switch":
+                dump.set(node, "port_guid", own[2], own[1])
+        tail = tail or ""
+        if node_type == "switch":
+            parts = _SWITCH_TAIL.match(tail)
+            if parts is None:  # the pattern accepts any text; kept for the type checker
+                return
+            quoted, bare, port0, lid, lmc = parts.groups()
+            dump.set(node, "description", _desc(quoted, bare), lineno)
+            if port0:
+                dump.set(node, "enhanced_port0", port0 == "enhanced", lineno)
+            dump.set(node, "lid", dump.number(lid, lineno, "LID", MAX_LID), lineno)
+            dump.set(node, "lmc", dump.number(lmc, lineno, "LMC", MAX_LMC), lineno)
+        else:
+            parts = _CA_TAIL.match(tail)
+            if parts is not None:
+                dump.set(node, "description", _desc(*parts.groups()), lineno)
+
+    def port_line(self, groups: tuple[str | None, ...], lineno: int) -> None:
+        """One port line of the current record, as ``_PORT_FULL`` groups.
+
+        The hot loop of a large dump, so it stores only the port's own values; the peer is
+        resolved in ``link_peers`` once every record is read (a cable is listed from both ends,
+        and the far end's own record knows it best).
+        """
+        (number_text, guid_text, letter, peer_guid_text, peer_number, peer_port_guid,
+         own_lid, own_lmc, quoted, bare, peer_lid, link) = groups
+        dump, node = self.dump, self.node
+        assert node is not None
+        number = dump.number(number_text, lineno, "port number", MAX_PORT)
+        if number is None:
+            return
+        ports = node["ports"]
+        if number in ports:
+            dump.problem(lineno, f"port {number} is listed twice")
+            return
+        port: Obj = {"number": number, "src": dump.ref(lineno), "field_src": {}}
+        ports[number] = port
+        if guid_text:
+            _put(port, "guid", _hex(guid_text, lineno, dump))
+        width = speed = None
+        if link:
+            try:
+                width, speed = _link(link)
+            except ValueError as exc:
+                dump.problem(lineno, str(exc))
+        _put(port, "width", width)
+        _put(port, "speed", speed)
+        if node["type"] != "switch":
+            _put(port, "lid", dump.number(own_lid, lineno, "LID", MAX_LID))
+            _put(port, "lmc", dump.number(own_lmc, lineno, "LMC", MAX_LMC))
+        if letter is None or peer_guid_text is None:
+            return  # a port with no peer (hand-written topology files)
+        peer_guid = _hex(peer_guid_text, lineno, dump)
+        peer_port_number = dump.number(peer_number, lineno, "peer port number", MAX_PORT)
+        if peer_guid is None or peer_port_number is None:
+            return
+        self.pending.append((node, port, letter, peer_guid, peer_port_number, peer_port_guid,
+                             quoted, bare, peer_lid, lineno))
+
+    def link_peers(self) -> None:
+        """Connect every port to its peer. A peer without a record of its own (a truncated
+        dump, a hand-written topology) becomes a node from what the lines say about it."""
+        dump = self.dump
+        nodes = dump.nodes
+        for (node, port, letter, peer_guid, peer_number, peer_port_guid, quoted, bare,
+             peer_lid, lineno) in self.pending:
+            key = _record_for(nodes, f"0x{peer_guid:016x}", peer_number, node["key"],
+                              port["number"])
+            peer = nodes.get(key)
+            peer_type = _TYPES[letter]
+            ref = dump.ref(lineno)
+            if peer is None or key in dump.stubs:
+                peer = dump.ensure(key, peer_type, lineno)
+                _weak(peer, "guid", peer_guid, ref)
+                _weak(peer, "description", _desc(quoted, bare), ref)
+            peer_port = peer["ports"].get(peer_number)
+            if peer_port is None:
+                peer_port = dump.port(peer, peer_number, lineno)
+                _weak(peer_port, "width", port.get("width"), ref)
+                _weak(peer_port, "speed", port.get("speed"), ref)
+                if peer_port_guid:
+                    _weak(peer_port, "guid", _hex(peer_port_guid, lineno, dump), ref)
+            holder = peer if peer_type == "switch" else peer_port  # a switch's LID is its own
+            if peer_lid is not None and holder.get("lid") is None:
+                _weak(holder, "lid", dump.number(peer_lid, lineno, "peer LID", MAX_LID), ref)
+            dump.connect(node, port, peer, peer_port)
+
+
+def _record_for(nodes: dict[str, Obj], key: str, number: int, from_key: str,
+                from_port: int) -> str:
+    """Which of the records that claim GUID ``key`` (``key``, ``key#2`` …) a peer reference
+    means: the one whose port ``number`` names us as its peer, else one where that port is
+    free, else the first."""
+    if f"{key}#2" not in nodes:
+        return key
+    candidates = [key]
+    while f"{key}#{len(candidates) + 1}" in nodes:
+        candidates.append(f"{key}#{len(candidates) + 1}")
+    back = {"device": from_key, "interface": str(from_port)}
+    free = None
+    for candidate in candidates:
+        port = nodes[candidate]["ports"].get(number)
+        if port is None or port.get("peer") is None:
+            free = free or candidate
+        elif port["peer"] == back:
+            return candidate
+    return free or key
+
+
+def _put(obj: Obj, name: str, value: object) -> None:
+    """A value of the object's own line (no ``field_src``: it is the object's ``src``)."""
+    if value is not None:
+        obj[name] = value
+
+
+def _weak(obj: Obj, name: str, value: object, ref: SourceRef) -> None:
+    """``IbDumpBuilder.set(weak=True)`` for the hot loop."""
+    if value is None or obj.get(name) is not None:
+        return
+    obj[name] = value
+    if obj["src"].line != ref.line:
+        obj["field_src"][name] = ref
+
+
+def _hex(text: str, lineno: int, dump: IbDumpBuilder) -> int | None:
+    """A GUID the pattern already checked for hex digits; too long is a problem."""
+    if len(text) > 16:
+        dump.problem(lineno, f"not a 64-bit GUID: {text!r}")
+        return None
+    return int(text, 16)
+
+
+class IbnetdiscoverPortsParser:
+    """``ibnetdiscover -p``: the ports report."""
+
+    name: ClassVar[str] = "ibnetdiscover-ports"
+    label: ClassVar[str] = "InfiniBand ibnetdiscover ports report (-p)"
+    vendor: ClassVar[Vendor] = "ib"
+
+    def sniff(self, head: str) -> int:
+        """Certain on one complete port line: type, LID, port, 16-digit GUID, width, speed,
+        then the peer or the port's own description."""
+        for line in head.splitlines():
+            match = _PORTS_LINE.match(line)
+            if match is None or len(match.group(4)) != 16:
+                continue
+            rest = match.group(7)
+            if _PORTS_PEER.match(rest) or (rest.startswith("'") and rest.endswith("'")):
+                return 100
+        return 0
+
+    def parse(self, text: str, path: str) -> ParseResult:
+        return _PortsReader(path).run(check_text(text, path))
+
+
+class _PortsReader:
+    """State of one ports-report parse."""
+
+    def __init__(self, path: str) -> None:
+        self.dump = IbDumpBuilder(path, "ibnetdiscover-ports")
+        self.switches: dict[int, list[Obj]] = {}
+        """Switches by port GUID (with more than one node only when GUIDs are duplicated)."""
+        self.adapters: dict[str, list[Obj]] = {}
+        """Channel adapters and routers by description, their identity in this format."""
+        self.adapter_ports: dict[int, Obj] = {}
+        self.unknown = 0
+
+    def run(self, text: str) -> ParseResult:
+        lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
+        for lineno, raw in enumerate(lines, 1):
+            if not raw.strip():
+                continue
+            match = _PORTS_LINE.match(raw)
+            if match is None or not self.port_line(match, lineno):
+                self.unknown += 1
+        if not self.dump.nodes:
+            raise ParseError(self.dump.path, 1, "no ibnetdiscover -p port line found")
+        return self.dump.result(max(len(lines), 1), self.unknown)
+
+    def switch(self, guid: int, lid: int | None, desc: str | None, lineno: int) -> Obj:
+        """The switch with port GUID ``guid``; one with another description or LID is another
+        switch that claims the same GUID."""
+        nodes = self.switches.setdefault(guid, [])
+        for node in nodes:
+            if _same(node.get("description"), desc) and _same(node.get("lid"), lid):
+                return node
+        node = self.dump.add(f"0x{guid:016x}", "switch", lineno)
+        nodes.append(node)
+        return node
+
+    def adapter(self, node_type: str, guid: int, number: int, lid: int | None,
+                desc: str | None, lineno: int) -> Obj:
+        """The CA or router a port belongs to: the node that already has this port GUID (with
+        the same description and LID), else one with the same description that has no other
+        GUID on this port number."""
+        known = self.adapter_ports.get(guid)
+        if known is not None and _same(known.get("description"), desc):
+            port = known["ports"].get(number)
+            if port is None or _same(port.get("lid"), lid):
+                return known
+        candidates = self.adapters.setdefault(desc or "", [])
+        for node in candidates:
+            other = node["ports"].get(number)
+            if other is None or (other.get("guid") in (None, guid)
+                                 and _same(other.get("lid"), lid)):
+                break
+        else:
+            node = self.dump.add(f"0x{guid:016x}", node_type, lineno)
+            candidates.append(node)
+        self.adapter_ports.setdefault(guid, node)
+        return node
+
+    def end(self, kind: str, lid_text: str, number_text: str, guid_text: str, desc: str | None,
+            lineno: int, own: bool) -> tuple[Obj, Obj] | None:
+        """The node and port one side of a line describes (``own``: the line's own port;
+        what a line says about the far end never overrides that end's own line)."""
+        dump = self.dump
+        node_type = _TYPES[kind]
+        number = dump.number(number_text, lineno, "port number", MAX_PORT)
+        lid = dump.number(lid_text, lineno, "LID", MAX_LID)
+        try:
+            guid = ib_guid(guid_text)
+        except ValueError as exc:
+            dump.problem(lineno, str(exc))
+            return None
+        if number is None:
+            return None
+        weak = not own
+        if node_type == "switch":
+            node = self.switch(guid, lid, desc, lineno)
+            dump.set(node, "port_guid", guid, lineno, weak=weak)
+            dump.set(node, "lid", lid, lineno, weak=weak)
+        else:
+            node = self.adapter(node_type, guid, number, lid, desc, lineno)
+        dump.set(node, "description", desc, lineno, weak=weak)
+        port = dump.port(node, number, lineno)
+        if own:
+            dump.move_src(port, lineno)
+        if node_type != "switch":
+            dump.set(port, "guid", guid, lineno, weak=weak)
+            dump.set(port, "lid", lid, lineno, weak=weak)
+        return node, port
+
+    def port_line(self, match: re.Match[str], lineno: int) -> bool:
+        kind, lid, number, guid, width_text, speed_text, rest = match.groups()
+        dump = self.dump
+        peer = _PORTS_PEER.match(rest)
+        if peer is not None:
+            desc = _desc(peer.group(5), peer.group(6))
+            peer_desc = _desc(peer.group(7), peer.group(8))
+        else:
+            alone = _PORTS_ALONE.match(rest)
+            desc, peer_desc = (_desc(*alone.groups()) if alone else None), None
+        try:
+            width, speed = ib_width(width_text), ib_speed(speed_text)
+        except ValueError:
+            return False
+        here = self.end(kind, lid, number, guid, desc, lineno, own=True)
+        if here is None:
+            return True
+        node, port = here
+        dump.set(port, "width", width, lineno)
+        dump.set(port, "speed", speed, lineno)
+        if peer is None:
+            return True
+        there = self.end(peer.group(1), peer.group(2), peer.group(3), peer.group(4), peer_desc,
+                         lineno, own=False)
+        if there is None:
+            return True
+        peer_node, peer_port = there
+        dump.set(peer_port, "width", width, lineno, weak=True)
+        dump.set(peer_port, "speed", speed, lineno, weak=True)
+        dump.connect(node, port, peer_node, peer_port)
+        return True

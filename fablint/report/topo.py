@@ -1,0 +1,227 @@
+"""``fablint topo``: the fabric's cabling as a summary, JSON, a Mermaid graph or an SVG drawing."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from html import escape
+from typing import Any
+
+from fablint.findings import Finding
+from fablint.model import Topology
+
+TIERS = ("super-spine", "spine", "leaf", "host")
+HOST_GROUP_LIMIT = 6
+"""Above this many hosts under one leaf, the drawing shows them as one group box."""
+
+
+def _gbps(mbps: int) -> str:
+    return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
+
+
+def leaf_table(topo: Topology) -> list[dict[str, Any]]:
+    """Per leaf: host-facing and uplink capacity and their ratio (None when unknown)."""
+    rows = []
+    for node in sorted(topo.nodes.values(), key=lambda n: n.name):
+        if node.role != "leaf":
+            continue
+        down, up, unknown = topo.capacities(node.name)
+        ratio = round(down / up, 2) if up and not unknown else None
+        rows.append({"leaf": node.name, "host_mbps": down, "uplink_mbps": up,
+                     "unknown_speed_cables": unknown, "oversubscription": ratio})
+    return rows
+
+
+def document(topo: Topology, findings: list[Finding]) -> dict[str, Any]:
+    tiers = Counter(n.role for n in topo.nodes.values())
+    return {
+        "nodes": [n.model_dump(mode="json") for n in topo.nodes.values()],
+        "tiers": dict(tiers),
+        "cables": [c.model_dump(mode="json", exclude_defaults=True) for c in topo.cables],
+        "cables_per_tier": _cables_per_tier(topo),
+        "leaves": leaf_table(topo),
+        "bisection": topo.bisection.model_dump(mode="json") if topo.bisection else None,
+        "issues": [i.model_dump(mode="json") for i in topo.issues],
+        "findings": [
+            {"rule": f.rule, "severity": f.severity.value, "device": f.device,
+             "object": f.object, "file": f.file, "line": f.line, "message": f.message}
+            for f in findings
+        ],
+    }
+
+
+def _cables_per_tier(topo: Topology) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for cable in topo.cables:
+        pair = sorted((topo.role(cable.a.device), topo.role(cable.b.device)))
+        counts["-".join(pair)] += 1
+    return dict(counts)
+
+
+def render_json(topo: Topology, findings: list[Finding]) -> str:
+    return json.dumps(document(topo, findings), indent=2) + "\n"
+
+
+def render_text(topo: Topology, findings: list[Finding]) -> str:
+    tiers = Counter(n.role for n in topo.nodes.values())
+    lines = ["Devices per tier: " + ", ".join(
+        f"{tiers[t]} {_plural(t, tiers[t])}" for t in (*TIERS, "switch", "unknown") if tiers[t])]
+    confirmed = sum(1 for c in topo.cables if c.confirmed)
+    lines.append(f"Cables: {len(topo.cables)} ({confirmed} seen from both ends): " + ", ".join(
+        f"{n} {pair}" for pair, n in sorted(_cables_per_tier(topo).items())))
+    table = leaf_table(topo)
+    if table:
+        lines += ["", f"{'Leaf':<24} {'Hosts':>10} {'Uplinks':>10} {'Ratio':>8}"]
+        for row in table:
+            ratio = (f"{row['oversubscription']:.2f}:1" if row["oversubscription"] is not None
+                     else "unknown")
+            lines.append(f"{row['leaf']:<24} {_gbps(row['host_mbps']):>10} "
+                         f"{_gbps(row['uplink_mbps']):>10} {ratio:>8}")
+    b = topo.bisection
+    lines.append("")
+    if b is None:
+        lines.append("Bisection: not computed (needs two or more leaves with known port speeds)")
+    else:
+        lines.append(f"Bisection: {_gbps(b.mbps)} of an ideal {_gbps(b.ideal_mbps)} "
+                     f"({b.mbps / b.ideal_mbps:.0%}; {'exact' if b.exact else 'upper bound'}: "
+                     f"{b.why})")
+    rails = [f for f in findings if f.rule == "TOP003"]
+    lines.append("Rails: " + (f"{len(rails)} NIC(s) off their rail" if rails else
+                              "no misplaced NIC found"))
+    if findings:
+        lines += ["", "Findings:"]
+        lines += [f"  {f.file or '-'}:{f.line or '-'} {f.rule} {f.severity.value}: {f.message}"
+                  for f in findings]
+    return "\n".join(lines) + "\n"
+
+
+def _plural(word: str, n: int) -> str:
+    if n == 1:
+        return word
+    return "leaves" if word == "leaf" else word + ("es" if word.endswith("switch") else "s")
+
+
+def _faulty(findings: list[Finding]) -> set[str]:
+    """Devices to draw in red: those a finding is about (not fabric- or tier-wide figures)."""
+    return {f.device for f in findings if f.device
+            and not (f.object == "fabric" or (f.object or "").endswith(" tier"))}
+
+
+def _ident(name: str) -> str:
+    return "n_" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def render_mermaid(topo: Topology, findings: list[Finding]) -> str:
+    """A Mermaid flowchart, hosts grouped per leaf so that a pull-request comment stays short."""
+    faulty = _faulty(findings)
+    lines = ["flowchart TB"]
+    groups = _host_groups(topo)
+    for tier in TIERS[:-1]:
+        members = sorted(n.name for n in topo.nodes.values() if n.role == tier)
+        if members:
+            lines.append(f"  subgraph {tier.replace('-', '_')}s [{_plural(tier, 2)}]")
+            lines += [f'    {_ident(m)}["{m}"]' for m in members]
+            lines.append("  end")
+    for leaf, hosts in sorted(groups.items()):
+        label = hosts[0] if len(hosts) == 1 else f"{len(hosts)} hosts: {hosts[0]} … {hosts[-1]}"
+        lines.append(f'  {_ident(leaf + "_hosts")}(["{label}"])')
+    group_of = {h: leaf + "_hosts" for leaf, hosts in groups.items() for h in hosts}
+    seen: set[tuple[str, str]] = set()
+    for cable in topo.cables:
+        a, b = cable.a.device, cable.b.device
+        if topo.role(a) == "host" or topo.role(b) == "host":
+            host, leaf = (a, b) if topo.role(a) == "host" else (b, a)
+            a, b = leaf, group_of.get(host, host)
+        key = (min(a, b), max(a, b))
+        if key in seen:
+            continue
+        seen.add(key)
+        label = f"|{_gbps(cable.speed_mbps)}|" if cable.speed_mbps else ""
+        lines.append(f"  {_ident(a)} ---{label} {_ident(b)}")
+    for name in sorted(faulty):
+        if name in topo.nodes and topo.role(name) != "host":
+            lines.append(f"  style {_ident(name)} stroke:#d00,stroke-width:3px")
+    return "\n".join(lines) + "\n"
+
+
+def _host_groups(topo: Topology) -> dict[str, list[str]]:
+    """Each host under the leaf it has the most cables to (rail fabrics: its NIC 0 leaf)."""
+    per_host: dict[str, Counter[str]] = defaultdict(Counter)
+    for cable in topo.cables:
+        for h, other in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
+            if topo.role(h) == "host":
+                per_host[h][other] += 1
+    groups: dict[str, list[str]] = defaultdict(list)
+    for host, leaves in sorted(per_host.items()):
+        groups[leaves.most_common(1)[0][0]].append(host)
+    return groups
+
+
+def render_svg(topo: Topology, findings: list[Finding]) -> str:
+    """Tiers top to bottom; hosts grouped per leaf above ``HOST_GROUP_LIMIT``; faults in red."""
+    faulty = _faulty(findings)
+    groups = _host_groups(topo)
+    rows: list[list[tuple[str, str]]] = []
+    for tier in TIERS[:-1]:
+        names = sorted(n.name for n in topo.nodes.values() if n.role == tier)
+        if names:
+            rows.append([(n, n) for n in names])
+    host_row: list[tuple[str, str]] = []
+    for leaf in sorted(groups):
+        hosts = groups[leaf]
+        if len(hosts) > HOST_GROUP_LIMIT:
+            host_row.append((f"{leaf}#hosts", f"{len(hosts)} hosts"))
+        else:
+            host_row += [(h, h) for h in hosts]
+    if host_row:
+        rows.append(host_row)
+    box_w, box_h, gap, row_gap, margin = 120, 34, 14, 110, 30
+    width = max((len(r) * (box_w + gap) for r in rows), default=box_w) + 2 * margin
+    pos: dict[str, tuple[float, float]] = {}
+    for y, row in enumerate(rows):
+        row_width = len(row) * (box_w + gap) - gap
+        x0 = (width - row_width) / 2
+        for x, (key, _) in enumerate(row):
+            pos[key] = (x0 + x * (box_w + gap), margin + y * row_gap)
+    height = margin * 2 + max(len(rows) - 1, 0) * row_gap + box_h
+    grouped = {h: f"{leaf}#hosts" for leaf, hosts in groups.items()
+               if len(hosts) > HOST_GROUP_LIMIT for h in hosts}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<rect width="{width:.0f}" height="{height:.0f}" fill="white"/>']
+    drawn: set[tuple[str, str]] = set()
+    bad_cables = {(f.device, f.object) for f in findings}
+    for cable in topo.cables:
+        a = grouped.get(cable.a.device, cable.a.device)
+        b = grouped.get(cable.b.device, cable.b.device)
+        if a not in pos or b not in pos or (min(a, b), max(a, b)) in drawn:
+            continue
+        drawn.add((min(a, b), max(a, b)))
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        bad = ((cable.a.device, cable.a.interface) in bad_cables
+               or (cable.b.device, cable.b.interface) in bad_cables)
+        colour, stroke = ("#d00", 2.5) if bad else ("#888", 1)
+        out.append(f'<line x1="{ax + box_w / 2:.1f}" y1="{ay + box_h:.1f}" '
+                   f'x2="{bx + box_w / 2:.1f}" y2="{by:.1f}" stroke="{colour}" '
+                   f'stroke-width="{stroke}"/>' if ay < by else
+                   f'<line x1="{bx + box_w / 2:.1f}" y1="{by + box_h:.1f}" '
+                   f'x2="{ax + box_w / 2:.1f}" y2="{ay:.1f}" stroke="{colour}" '
+                   f'stroke-width="{stroke}"/>')
+    labels = dict(item for row in rows for item in row)
+    for key, (x, y) in pos.items():
+        name = key.split("#")[0]
+        group = key.endswith("#hosts")
+        bad = name in faulty and not group
+        fill = "#fde2e2" if bad else ("#f2f2f2" if group or topo.role(name) == "host"
+                                      else "#eef4ff")
+        edge = "#d00" if bad else "#446"
+        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{box_w}" height="{box_h}" rx="5" '
+                   f'fill="{fill}" stroke="{edge}"/>')
+        out.append(f'<text x="{x + box_w / 2:.1f}" y="{y + box_h / 2 + 4:.1f}" '
+                   f'text-anchor="middle">{escape(labels[key][:20])}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+RENDERERS = {"text": render_text, "json": render_json, "mermaid": render_mermaid,
+             "svg": render_svg}

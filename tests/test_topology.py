@@ -1,0 +1,192 @@
+"""The cabling graph: joining both ends, naming across vendors, roles, bisection, `fablint topo`."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fablint.cli import app
+from fablint.ifnames import port_key
+from fablint.model import Endpoint, Link, PortEnd, SourceRef
+from fablint.policy import Policy
+from fablint.profiles import load_policy
+from fablint.topology import build_topology
+
+HEADER = "Port       Neighbor Device ID    Neighbor Port ID    TTL\n"
+
+
+def _link(a: str, ai: str, b: str, bi: str, line: int = 1) -> Link:
+    return Link(a=Endpoint(device=a, interface=ai), b=Endpoint(device=b, interface=bi),
+                origin="lldp", src=SourceRef(f"{a}_show_lldp.txt", line))
+
+
+def _policy(**topology: object) -> Policy:
+    return load_policy("default", {"topology": topology} if topology else None)
+
+
+def _ports(*names: str, speed: int = 400_000) -> dict[str, PortEnd]:
+    return {n: PortEnd(interface=n, speed_mbps=speed) for n in names}
+
+
+@pytest.mark.parametrize(("a", "b"), [("Et1/1", "Ethernet1/1"), ("Eth1/1", "ethernet1/1"),
+                                      ("Po10", "Port-Channel10"), ("mgmt0", "Management0")])
+def test_interface_spellings_meet(a: str, b: str) -> None:
+    assert port_key(a) == port_key(b)
+
+
+def test_both_ends_join_into_one_confirmed_cable_across_spellings() -> None:
+    links = [_link("leaf1", "Et31/1", "spine1.example.net", "Ethernet1/1"),
+             _link("spine1", "Eth1/1", "leaf1", "Ethernet31/1")]
+    topo = build_topology(links, {"leaf1": _ports("Ethernet31/1")}, _policy())
+    assert len(topo.cables) == 1
+    cable = topo.cables[0]
+    assert cable.confirmed
+    # The configured device's own spelling wins, others are spelt out in full; the FQDN
+    # becomes the device name fablint knows.
+    assert {(cable.a.device, cable.a.interface), (cable.b.device, cable.b.interface)} == {
+        ("leaf1", "Ethernet31/1"), ("spine1", "Ethernet1/1")}
+    assert cable.speed_mbps == 400_000
+    assert not topo.issues
+
+
+def test_roles_from_the_graph_and_from_policy_patterns() -> None:
+    links = [_link("sw-a", "Et1", "gpu01", "mlx5_0"), _link("sw-a", "Et2", "sw-b", "Ethernet1"),
+             _link("sw-b", "Et9", "sw-c", "Ethernet1")]
+    topo = build_topology(links, {}, _policy())
+    assert {n: topo.role(n) for n in ("gpu01", "sw-a", "sw-b", "sw-c")} == {
+        "gpu01": "host", "sw-a": "leaf", "sw-b": "spine", "sw-c": "super-spine"}
+    pinned = build_topology(links, {}, _policy(roles={"spine": ["^sw-c$"]}))
+    assert pinned.role("sw-c") == "spine"
+    assert pinned.nodes["sw-c"].role_from == "policy"
+
+
+def test_host_answering_with_a_mac_is_named_by_its_port_description() -> None:
+    link = _link("leaf1", "Ethernet8", "78m3", "000f.532e.ced1")
+    link.remote_description = "eth3"
+    topo = build_topology([link], {}, _policy())
+    assert topo.cables[0].b.interface == "eth3"
+    assert topo.role("78m3") == "host"
+
+
+def _clos(leaves: int, spines: int, host_speed: int, up_speed: int,
+          skip: tuple[int, int] | None = None) -> tuple[list[Link], dict[str, dict[str, PortEnd]]]:
+    links, ports = [], {}
+    for i in range(1, leaves + 1):
+        leaf = f"leaf{i}"
+        table = {}
+        for h in (1, 2):
+            links.append(_link(leaf, f"Ethernet{h}", f"gpu{i}{h}", "mlx5_0"))
+            table[f"Ethernet{h}"] = PortEnd(interface=f"Ethernet{h}", speed_mbps=host_speed)
+        for s in range(1, spines + 1):
+            if skip == (i, s):
+                continue
+            links.append(_link(leaf, f"Ethernet{30 + s}", f"spine{s}", f"Ethernet{i}"))
+            table[f"Ethernet{30 + s}"] = PortEnd(interface=f"Ethernet{30 + s}",
+                                                  speed_mbps=up_speed)
+        ports[leaf] = table
+    return links, ports
+
+
+def test_bisection_of_a_uniform_clos_is_exact() -> None:
+    links, ports = _clos(4, 2, 400_000, 400_000)
+    bisection = build_topology(links, ports, _policy()).bisection
+    assert bisection is not None
+    assert (bisection.mbps, bisection.ideal_mbps, bisection.exact) == (1_600_000, 1_600_000, True)
+    links, ports = _clos(4, 2, 400_000, 100_000)
+    half = build_topology(links, ports, _policy()).bisection
+    assert half is not None and half.mbps == 400_000 and half.method == "clos"
+
+
+def test_bisection_of_an_irregular_fabric_is_a_min_cut_upper_bound() -> None:
+    links, ports = _clos(4, 2, 400_000, 400_000, skip=(4, 2))
+    bisection = build_topology(links, ports, _policy()).bisection
+    assert bisection is not None
+    assert bisection.method == "min-cut" and not bisection.exact
+    # Any balanced cut of this graph crosses at least the uplinks of two leaves minus one.
+    assert 0 < bisection.mbps <= 1_600_000
+
+
+def _write_fabric(root: Path, swap: bool = False) -> None:
+    for leaf, nic in (("leaf1", 0), ("leaf2", 1)):
+        rows = [f"Et{h}/1      gpu{h:02d}                 mlx5_{nic}              120\n"
+                for h in (1, 2, 3)]
+        if swap and leaf == "leaf1":
+            rows[2] = "Et3/1      gpu03                 mlx5_1              120\n"
+        if swap and leaf == "leaf2":
+            rows[2] = "Et3/1      gpu03                 mlx5_0              120\n"
+        rows.append("Et31/1     spine1                Ethernet1/1         120\n")
+        (root / f"{leaf}_show_lldp_neighbors.txt").write_text(HEADER + "".join(rows))
+
+
+def test_topo_command_formats(tmp_path: Path) -> None:
+    _write_fabric(tmp_path)
+    runner = CliRunner()
+    text = runner.invoke(app, ["topo", str(tmp_path)])
+    assert text.exit_code == 0, text.output
+    assert "1 spine, 2 leaves, 3 hosts" in text.output
+    data = runner.invoke(app, ["topo", str(tmp_path), "--format", "json"])
+    doc = json.loads(data.output)
+    assert doc["tiers"] == {"leaf": 2, "spine": 1, "host": 3}
+    assert len(doc["cables"]) == 8
+    mermaid = runner.invoke(app, ["topo", str(tmp_path), "--format", "mermaid"])
+    assert mermaid.output.startswith("flowchart TB")
+    out = tmp_path / "fabric.svg"
+    svg = runner.invoke(app, ["topo", str(tmp_path), "--format", "svg", "--output", str(out)])
+    assert svg.exit_code == 0
+    root = ET.fromstring(out.read_text())
+    labels = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    assert {"spine1", "leaf1", "leaf2", "gpu01"} <= labels
+
+
+def test_topo_command_shows_a_swapped_rail_and_fails(tmp_path: Path) -> None:
+    _write_fabric(tmp_path, swap=True)
+    result = CliRunner().invoke(app, ["topo", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "2 NIC(s) off their rail" in result.output
+    assert "gpu03 NIC 1 is cabled to leaf1" in result.output
+
+
+def test_topo_command_without_cabling_says_what_it_needs(tmp_path: Path) -> None:
+    (tmp_path / "leaf1.cfg").write_text("hostname leaf1\ninterface Ethernet1\n   mtu 9214\n")
+    result = CliRunner().invoke(app, ["topo", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no cabling found" in result.output
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ("fablint-topology: 1\nlinkz: []\n", ":2: unknown key 'linkz' (did you mean 'links'?)"),
+        ("fablint-topology: 1\nlinks:\n  - [leaf1-Ethernet1, spine1:Ethernet1]\n",
+         "is not DEVICE:PORT"),
+        ("fablint-topology: 1\nmesh:\n  - {from: '^leaf(', to: spine}\n",
+         "bad regular expression"),
+        ("fablint-topology: 1\nmesh:\n  - {from: leaf, to: spine, speed: fast}\n",
+         "is not a speed"),
+        ("fablint-topology: 2\n", "fablint-topology"),
+    ],
+)
+def test_bad_intent_files_name_file_and_problem(tmp_path: Path, body: str, error: str) -> None:
+    from fablint.intent import load_intent
+    from fablint.yamlio import ConfigError
+
+    path = tmp_path / "intent.yaml"
+    path.write_text(body)
+    with pytest.raises(ConfigError) as info:
+        load_intent(path)
+    assert str(path) in str(info.value)
+    assert error in str(info.value)
+
+
+def test_intent_from_fablint_yaml_reaches_lint(tmp_path: Path) -> None:
+    _write_fabric(tmp_path)
+    (tmp_path / "intended.yaml").write_text(
+        "fablint-topology: 1\nmesh:\n  - {from: '^leaf', to: '^spine', links: 2}\n")
+    (tmp_path / "fablint.yaml").write_text("intent: intended.yaml\nexclude: [intended.yaml]\n")
+    result = CliRunner().invoke(app, ["lint", str(tmp_path), "--select", "TOP009"])
+    assert result.exit_code == 1, result.output
+    assert "leaf1 has 1 cable(s) to spine1; the intent says 2" in result.output
