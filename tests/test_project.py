@@ -60,3 +60,31 @@ def test_installed_package_finds_its_data_without_the_source_tree(tmp_path) -> N
     assert (Path(docs) / "PFC001.md").is_file()
     if not package_file.startswith(str(REPO)):  # a real (non-editable) install, as in CI
         assert profiles.endswith("_data/profiles") and docs.endswith("_data/rules-docs")
+
+
+def test_readme_names_every_rule() -> None:
+    from fablint.checks import REGISTRY
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    missing = [rule_id for rule_id in REGISTRY if rule_id not in text]
+    assert not missing, f"README's rule table lacks {missing}"
+    assert f"{len(REGISTRY)} rules" in text
+
+
+def test_readme_example_is_the_demo_output() -> None:
+    """The example in the README is what `fablint lint fixtures/demo` prints today."""
+    import os
+
+    from typer.testing import CliRunner
+
+    from fablint.cli import app
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = text.split("$ fablint lint fixtures/demo\n", 1)[1].split("```", 1)[0]
+    cwd = os.getcwd()
+    try:
+        os.chdir(REPO)
+        run = CliRunner().invoke(app, ["lint", "fixtures/demo", "--no-color"])
+    finally:
+        os.chdir(cwd)
+    assert run.stdout == shown

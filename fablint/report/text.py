@@ -35,7 +35,8 @@ def render(
         console.print(Text(file, style="bold underline"))
         for f in group:
             where = f"{f.line}" if f.line else "-"
-            who = f"{f.device} " if f.device else ""
+            # Cabling messages name both ends themselves: do not say the device twice.
+            who = f"{f.device} " if f.device and not f.message.startswith(f"{f.device} ") else ""
             console.print(
                 f"  [dim]{where:>5}[/dim]  [{STYLES[f.severity.value]}]{f.severity.value:<7}"
                 f"[/]  [bold]{f.rule}[/bold]  {escape(who)}{escape(f.message)}"
