@@ -41,7 +41,7 @@ _NAME_ROLE = (
     (re.compile(r"super-?spine|\bss\d|^ss[-_]?\d", re.I), "super-spine"),
     (re.compile(r"spine", re.I), "spine"),
     (re.compile(r"leaf|\btor\b|^tor[-_]?\d|rail", re.I), "leaf"),
-    (re.compile(r"dgx|gpu|hgx|node|host|server|compute", re.I), "host"),
+    (re.compile(r"dgx|gpu|hgx|\bnode|\bhost|server|compute", re.I), "host"),
 )
 
 

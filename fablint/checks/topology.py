@@ -16,7 +16,9 @@ from fablint.checks.base import Context, DeviceSummary, FabricRule, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Cable, Device, SourceRef, Topology
 
-_NIC_INDEX = re.compile(r"(\d+)\D*$")
+_NIC_INDEX = re.compile(r"^(?:mlx\d+_|eth|ib|ens\d+f|enp\d+s\d+f(?:\d+np)?|rdma|nic|hca-?)(\d+)$",
+                        re.I)
+"""A NIC's index from its name: mlx5_3, eth3, ib3, ens1f3, HCA-3 (not a switch port number)."""
 
 
 def _gbps(mbps: int) -> str:
@@ -56,6 +58,45 @@ class TopologyRule(FabricRule):
 
 def _other(cable: Cable, name: str) -> str:
     return cable.b.device if cable.a.device == name else cable.a.device
+
+
+def _fabrics(topo: Topology) -> list[set[str]]:
+    """Nodes joined by cables: one set per separate fabric in the inputs (a run may mix
+    several, such as a front-end and a back-end network, which are judged apart)."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for cable in topo.cables:
+        parent[find(cable.a.device)] = find(cable.b.device)
+    groups: dict[str, set[str]] = defaultdict(set)
+    for name in topo.nodes:
+        groups[find(name)].add(name)
+    return list(groups.values())
+
+
+def _groups(nics: dict[str, list[tuple[int, str, Cable]]]
+            ) -> list[dict[str, list[tuple[int, str, Cable]]]]:
+    """Servers grouped by the leaves they share (connected through common leaves)."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for host, entries in nics.items():
+        for _, leaf, _ in entries:
+            parent[find(host)] = find("leaf:" + leaf)
+    groups: dict[str, dict[str, list[tuple[int, str, Cable]]]] = defaultdict(dict)
+    for host, entries in nics.items():
+        groups[find(host)][host] = entries
+    return list(groups.values())
 
 
 def _first_source(cables: Iterable[Cable]) -> SourceRef | None:
@@ -135,9 +176,12 @@ class TierOversubscription(TopologyRule):
     settings = ("topology.max_tier_oversubscription",)
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
-        limit = ctx.policy.topology.max_tier_oversubscription
+        for fabric in _fabrics(topo):
+            yield from self._tiers(topo, fabric, ctx.policy.topology.max_tier_oversubscription)
+
+    def _tiers(self, topo: Topology, fabric: set[str], limit: float) -> Iterable[Finding]:
         for role in ("leaf", "spine"):
-            members = [n.name for n in topo.nodes.values() if n.role == role]
+            members = sorted(n for n in fabric if topo.role(n) == role)
             totals = [topo.capacities(name) for name in members]
             if not members or any(unknown for _, _, unknown in totals):
                 continue
@@ -191,7 +235,12 @@ class RailAlignment(TopologyRule):
                     if index:
                         nics[host_end.device].append((int(index.group(1)), leaf_end.device, cable))
         multi = {h: v for h, v in nics.items() if len(v) > 1}
-        if not multi or not self._applies(multi, ctx.policy.topology.rail_optimised):
+        mode = ctx.policy.topology.rail_optimised
+        # Each group of servers that shares leaves (a fabric, or a scalable unit with its own
+        # leaves) decides for itself whether it is rail-optimised.
+        multi = {h: v for group in _groups(multi) if self._applies(group, mode)
+                 for h, v in group.items()}
+        if not multi:
             return
         rails: dict[str, Counter[int]] = defaultdict(Counter)
         for entries in multi.values():
@@ -249,8 +298,12 @@ class ClosMesh(TopologyRule):
     category = "topology"
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
-        spines = sorted(n.name for n in topo.nodes.values() if n.role == "spine")
-        leaves = sorted(n.name for n in topo.nodes.values() if n.role == "leaf")
+        for fabric in _fabrics(topo):
+            yield from self._mesh(topo, fabric)
+
+    def _mesh(self, topo: Topology, fabric: set[str]) -> Iterable[Finding]:
+        spines = sorted(n for n in fabric if topo.role(n) == "spine")
+        leaves = sorted(n for n in fabric if topo.role(n) == "leaf")
         if not spines or len(leaves) < 2:
             return
         shape: dict[str, dict[str, tuple[int, tuple[int | None, ...]]]] = {}
@@ -420,20 +473,24 @@ class SingleHomed(TopologyRule):
     category = "topology"
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
-        spines = {n.name for n in topo.nodes.values() if n.role == "spine"}
+        for fabric in _fabrics(topo):
+            yield from self._homing(topo, fabric)
+
+    def _homing(self, topo: Topology, fabric: set[str]) -> Iterable[Finding]:
+        spines = {n for n in fabric if topo.role(n) == "spine"}
         uplinks: dict[str, set[str]] = defaultdict(set)
         for cable in topo.cables:
             for near, far in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
                 uplinks[near].add(far)
         if len(spines) > 1:
-            for node in topo.nodes.values():
-                if node.role == "leaf":
-                    up = uplinks[node.name] & spines
+            for name in sorted(fabric):
+                if topo.role(name) == "leaf":
+                    up = uplinks[name] & spines
                     if len(up) == 1:
-                        yield self.at(topo, node.name, node.name, None,
-                                      f"{node.name} reaches only {next(iter(up))} of "
+                        yield self.at(topo, name, name, None,
+                                      f"{name} reaches only {next(iter(up))} of "
                                       f"{len(spines)} spines")
-        hosts = [n.name for n in topo.nodes.values() if n.role == "host"]
+        hosts = sorted(n for n in fabric if topo.role(n) == "host")
         leaves_of = {h: {x for x in uplinks[h] if topo.role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):
