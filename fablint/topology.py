@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fablint.ifnames import canonical, port_key
 from fablint.intent import Intent
@@ -54,24 +55,50 @@ class _Claim:
     speed_mbps: int | None
 
 
-PortTable = dict[str, PortEnd]
+class PortRow(NamedTuple):
+    """One port's cabling facts as a plain tuple: cheap to build and to send between
+    processes for every port of every device; a PortEnd is made only for ports on a cable."""
+
+    speed_mbps: int | None
+    mtu: int | None
+    admin_up: bool
+    routed: bool
+    pfc: tuple[int, ...]
+    trust: str | None
+    src: SourceRef | None
+    neighbor: tuple[str, str] | None
+    neighbor_src: SourceRef | None
+
+    def end(self, name: str) -> PortEnd:
+        return PortEnd(
+            interface=name, speed_mbps=self.speed_mbps, mtu=self.mtu, admin_up=self.admin_up,
+            routed=self.routed, pfc=list(self.pfc), trust=self.trust, src=self.src,
+            neighbor=Endpoint(device=self.neighbor[0], interface=self.neighbor[1])
+            if self.neighbor else None, neighbor_src=self.neighbor_src,
+        )
+
+
+PortTable = dict[str, PortRow]
 """A configured device's ports by name: what the topology needs of a device model."""
 
 
 def port_table(device: Device) -> PortTable:
     """The few facts per port that cabling checks compare across a cable (small to ship)."""
     table: PortTable = {}
-    for name, iface in device.interfaces.items():
+    interfaces = device.interfaces
+    for name, iface in interfaces.items():
         if iface.kind not in ("physical", "port-channel"):
             continue
-        owner = device.interfaces.get(iface.port_channel) if iface.port_channel else None
+        owner = interfaces.get(iface.port_channel) if iface.port_channel else None
         mtu = iface.mtu if iface.mtu is not None or owner is None else owner.mtu
-        table[name] = PortEnd.model_construct(
-            interface=name, speed_mbps=iface.speed_mbps, mtu=mtu, admin_up=iface.admin_up,
-            routed=iface.routed or bool(owner and owner.routed),
-            pfc=sorted(iface.qos.pfc.active_priorities),
-            trust=str(iface.qos.trust) if iface.qos.trust is not None else None, src=iface.src,
-            neighbor=iface.neighbor, neighbor_src=iface.where("neighbor"),
+        qos = iface.qos
+        peer = iface.neighbor
+        table[name] = PortRow(
+            iface.speed_mbps, mtu, iface.admin_up, iface.routed or bool(owner and owner.routed),
+            tuple(sorted(qos.pfc.active_priorities)),
+            str(qos.trust) if qos.trust is not None else None, iface.src,
+            (peer.device, peer.interface) if peer else None,
+            iface.field_src.get("neighbor") if peer else None,
         )
     return table
 
@@ -137,9 +164,10 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
 def configured_links(ports: dict[str, PortTable]) -> list[Link]:
     """Cables a device's configuration declares (SONiC DEVICE_NEIGHBOR), as one-sided links."""
     return [
-        Link(a=Endpoint(device=device, interface=name), b=end.neighbor, origin="config",
-             src=end.neighbor_src)
-        for device, table in ports.items() for name, end in table.items() if end.neighbor
+        Link(a=Endpoint(device=device, interface=name),
+             b=Endpoint(device=row.neighbor[0], interface=row.neighbor[1]), origin="config",
+             src=row.neighbor_src)
+        for device, table in ports.items() for name, row in table.items() if row.neighbor
     ]
 
 
@@ -164,7 +192,8 @@ def _key(end: Endpoint) -> tuple[str, str]:
 
 def _port(ports: dict[str, PortTable], end: Endpoint) -> PortEnd | None:
     table = ports.get(end.device)
-    return table.get(end.interface) if table else None
+    row = table.get(end.interface) if table else None
+    return row.end(end.interface) if row else None
 
 
 def _join(claims: list[_Claim], topo: Topology,

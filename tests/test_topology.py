@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from fablint.cli import app
 from fablint.ifnames import port_key
-from fablint.model import Endpoint, Link, PortEnd, SourceRef
+from fablint.model import Endpoint, Link, SourceRef
 from fablint.policy import Policy
 from fablint.profiles import load_policy
-from fablint.topology import build_topology
+from fablint.topology import PortRow, build_topology
 
 HEADER = "Port       Neighbor Device ID    Neighbor Port ID    TTL\n"
 
@@ -28,8 +28,12 @@ def _policy(**topology: object) -> Policy:
     return load_policy("default", {"topology": topology} if topology else None)
 
 
-def _ports(*names: str, speed: int = 400_000) -> dict[str, PortEnd]:
-    return {n: PortEnd(interface=n, speed_mbps=speed) for n in names}
+def _row(speed: int) -> PortRow:
+    return PortRow(speed, 9214, True, True, (3,), "dscp", None, None, None)
+
+
+def _ports(*names: str, speed: int = 400_000) -> dict[str, PortRow]:
+    return {n: _row(speed) for n in names}
 
 
 @pytest.mark.parametrize(("a", "b"), [("Et1/1", "Ethernet1/1"), ("Eth1/1", "ethernet1/1"),
@@ -73,20 +77,19 @@ def test_host_answering_with_a_mac_is_named_by_its_port_description() -> None:
 
 
 def _clos(leaves: int, spines: int, host_speed: int, up_speed: int,
-          skip: tuple[int, int] | None = None) -> tuple[list[Link], dict[str, dict[str, PortEnd]]]:
+          skip: tuple[int, int] | None = None) -> tuple[list[Link], dict[str, dict[str, PortRow]]]:
     links, ports = [], {}
     for i in range(1, leaves + 1):
         leaf = f"leaf{i}"
         table = {}
         for h in (1, 2):
             links.append(_link(leaf, f"Ethernet{h}", f"gpu{i}{h}", "mlx5_0"))
-            table[f"Ethernet{h}"] = PortEnd(interface=f"Ethernet{h}", speed_mbps=host_speed)
+            table[f"Ethernet{h}"] = _row(host_speed)
         for s in range(1, spines + 1):
             if skip == (i, s):
                 continue
             links.append(_link(leaf, f"Ethernet{30 + s}", f"spine{s}", f"Ethernet{i}"))
-            table[f"Ethernet{30 + s}"] = PortEnd(interface=f"Ethernet{30 + s}",
-                                                  speed_mbps=up_speed)
+            table[f"Ethernet{30 + s}"] = _row(up_speed)
         ports[leaf] = table
     return links, ports
 
