@@ -23,7 +23,7 @@ def summary(result: LintResult) -> dict[str, object]:
         "suppressed": result.suppressed,
         "baselined": result.baselined,
         "files": len(result.fabric.inputs),
-        "devices": sum(len(i.devices) for i in result.fabric.inputs),
+        "devices": len({name for i in result.fabric.inputs for name in i.devices}),
         "unparsed_files": len(result.errors),
         "by_rule": dict(sorted(by_rule.items())),
         "exit_code": result.exit_code,

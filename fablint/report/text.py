@@ -54,9 +54,12 @@ def summary_line(result: LintResult) -> str:
     """The one-line summary (rich markup) that ends every text report."""
     counts = result.counts()
     findings = result.findings
-    devices = sum(len(i.devices) for i in result.fabric.inputs)
+    # A device split over several files (SONiC fragments, a host's dumps) counts once.
+    devices = len({name for i in result.fabric.inputs for name in i.devices})
+    ib_nodes = sum(i.ib_nodes for i in result.fabric.inputs)
     files = len(result.fabric.inputs)
-    scope = f"{_plural(devices, 'device')} in {_plural(files, 'file')}"
+    what = _plural(devices, "device") + (f", {ib_nodes} IB nodes" if ib_nodes else "")
+    scope = f"{what} in {_plural(files, 'file')}"
     extras = []
     if result.suppressed:
         extras.append(f"{result.suppressed} suppressed")
