@@ -23,6 +23,8 @@ import gen_eos  # bench/ is on sys.path when this file is run as a script
 
 BENCH = Path(__file__).resolve().parent
 OK_EXIT_CODES = (0, 1)  # 1: fablint found the planted faults, as it should
+FABLINT_ENV: dict[str, str] | None = None
+"""The environment of the fablint processes (None: this one's); see --bytecode."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ def run_once(command: list[str]) -> Run:
     start = time.perf_counter()
     # The report goes to stdout, discarded: this is what '--output /dev/null' means, without
     # fablint's atomic write, which would try to replace /dev/null itself.
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=FABLINT_ENV)
     assert proc.stderr is not None
     stderr = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -105,7 +108,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
     parser.add_argument("--out", type=Path, default=BENCH / "out",
                         help="where the fabrics are written (default: bench/out, git-ignored)")
+    parser.add_argument("--bytecode", action="store_true",
+                        help="give fablint a byte-code cache (under --out) even when "
+                             "PYTHONDONTWRITEBYTECODE is set, as an installed package has")
     args = parser.parse_args()
+    global FABLINT_ENV
+    if args.bytecode:
+        FABLINT_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        FABLINT_ENV["PYTHONPYCACHEPREFIX"] = str((args.out / ".pycache").resolve())
+        subprocess.run([*fablint_command(), "--version"], env=FABLINT_ENV, check=False,
+                       stdout=subprocess.DEVNULL)  # fills the cache before anything is timed
     if min(args.sizes) < 1 or args.repeat < 1:
         parser.error("--sizes and --repeat must be at least 1")
 
@@ -113,9 +125,9 @@ def main() -> None:
           f"Python {platform.python_version()}; "
           f"{len(os.sched_getaffinity(0))} CPUs; --jobs {args.jobs or 'default'}; "
           f"best of {args.repeat}")
-    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not args.bytecode:
         print("note: PYTHONDONTWRITEBYTECODE is set: without a byte-code cache (an editable "
-              "install) every start compiles fablint's modules again")
+              "install) every start compiles fablint's modules again (see --bytecode)")
     print(f"start-up: {best_start(args.repeat):.2f} s (fablint --version)")
     print(f"{'N':>6} {'files':>6} {'MB':>7} {'seconds':>8} {'MB/s':>6} {'cpu s':>7} "
           f"{'peak RSS MB':>11} {'read+split s':>12} {'x baseline':>10}", flush=True)

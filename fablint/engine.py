@@ -32,7 +32,14 @@ from fablint.model import Fabric, ParseProblem, Suppression
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
-from fablint.topology import PortTable, build_topology, configured_links, port_table
+from fablint.topology import (
+    IbName,
+    PortTable,
+    build_topology,
+    configured_links,
+    ib_names,
+    port_table,
+)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -146,6 +153,8 @@ class FileResult(FileOutcome):
     """Fabric rule id -> the summary of each device of this unit."""
     ports: dict[str, PortTable] = field(default_factory=dict)
     """Device -> its port table, when the topology is wanted."""
+    ib_names: dict[str, IbName] = field(default_factory=dict)
+    """IB node key -> its kind and description, when the topology is wanted."""
 
 
 def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
@@ -201,6 +210,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         findings=kept,
         suppressions=suppressions, used=used, suppressed=suppressed, summaries=summaries,
         ports={d.name: port_table(d) for d in outcome.devices} if plan.topology else {},
+        ib_names=ib_names(outcome.ib_nodes) if plan.topology else {},
     )
 
 
@@ -245,7 +255,9 @@ def _assemble(
     if _wants_topology(options, rules) and (
         fabric.links or options.intent or configured_links(ports)
     ):
-        fabric.topology = build_topology(fabric.links, ports, options.policy, options.intent)
+        names = {key: name for result in results for key, name in result.ib_names.items()}
+        fabric.topology = build_topology(fabric.links, ports, options.policy, options.intent,
+                                         names)
     selected = {r.id for r in rules}
     findings: list[Finding] = []
     suppressions: list[Suppression] = []

@@ -21,6 +21,7 @@ from fablint.model import (
     CablingIssue,
     Device,
     Endpoint,
+    IbNode,
     Link,
     PortEnd,
     Role,
@@ -134,13 +135,54 @@ class _Names:
         return ports.get(port_key(name), name)
 
 
+class IbName(NamedTuple):
+    """What the topology needs of an IB node: is it a host, and how people call it."""
+
+    host: bool
+    description: str | None
+
+
+_IB_HCA = re.compile(r"^(?P<host>[\w.-]+)[ :/]+(?P<nic>(?:mlx\d+_|HCA-?|ib|hfi\d*_)\d+)\b", re.I)
+"""A channel adapter described as ``gpu01 mlx5_3`` (the usual NodeDescription)."""
+
+
+def ib_names(nodes: list[IbNode]) -> dict[str, IbName]:
+    return {n.key: IbName(n.type == "ca", n.description) for n in nodes}
+
+
+def _ib_ends(links: list[Link], names: dict[str, IbName]) -> list[Link]:
+    """IB links name nodes by GUID: hosts become ``gpu01`` with NIC ``mlx5_3`` (rail checks
+    and roles then work as for Ethernet), switches their description when it is unique."""
+    counts: dict[str, int] = defaultdict(int)
+    for name in names.values():
+        if name.description:
+            counts[name.description] += 1
+
+    def rename(end: Endpoint) -> Endpoint:
+        name = names.get(end.device)
+        if name is None or not name.description:
+            return end
+        hca = _IB_HCA.match(name.description) if name.host else None
+        if hca:
+            return Endpoint(device=hca.group("host"), interface=hca.group("nic"))
+        if counts[name.description] == 1 and not name.host:
+            return Endpoint(device=name.description, interface=end.interface)
+        return end
+
+    return [link.model_copy(update={"a": rename(link.a), "b": rename(link.b)})
+            for link in links]
+
+
 def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Policy,
-                   intent: Intent | None = None) -> Topology:
+                   intent: Intent | None = None,
+                   ib: dict[str, IbName] | None = None) -> Topology:
     """Join ``links`` into cables and place every node in a tier.
 
     ``ports`` holds the port table of every device whose configuration was read; ``intent``,
-    when given, is compared with what the links show.
+    when given, is compared with what the links show; ``ib`` names the nodes of IB dumps.
     """
+    if ib:
+        links = _ib_ends(links, ib)
     links = [*links, *configured_links(ports)]
     owners = {link.a.device for link in links if link.origin == "lldp"}
     names = _Names(ports, owners)
@@ -221,6 +263,8 @@ def _join(claims: list[_Claim], topo: Topology,
             speeds = [s for s in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
                                   claim.speed_mbps) if s]
             cable = cables[key] = Cable(
+                # a dump of the subnet (IB) sees both ends of each link at once
+                confirmed=claim.origin not in ("lldp", "config"),
                 a=claim.near, b=claim.far, origin=claim.origin,
                 speed_mbps=min(speeds) if speeds else None, a_port=a_port, b_port=b_port)
         elif _key(cable.a) == far:

@@ -34,8 +34,9 @@ from fablint.parsers.directives import SuppressionTracker
 EOS_DEFAULT_MTU = 1500
 EOS_LOOPBACK_MTU = 65535
 
-# Signals of an EOS configuration; see EosParser.sniff().
-_STRONG = (  # the ones near the top of a running-config first (see EosParser.sniff)
+# Signals of an EOS configuration; see EosParser.sniff(). Strong ones that sit near the top of a
+# running-config come first: the sniff stops testing once the score is certain.
+_STRONG = (
     "flash:/EOS",
     "(DCS-",
     "!RANCID-CONTENT-TYPE: arista",
@@ -112,6 +113,8 @@ _ACL_DEFAULTS: dict[str, Any] = {
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    """``cache[key] = value``, emptying a full cache first: memory stays bounded, and what a
+    fabric repeats is soon remembered again."""
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = value
