@@ -137,4 +137,9 @@ def _from_dump(path: Path, text: str) -> Intent:
         raise ConfigError(str(exc)) from exc
     if not result.links:
         raise ConfigError(f"{path}: read as {parser.label}, but it shows no cables")
-    return Intent(links=[link.model_copy(update={"origin": "intent"}) for link in result.links])
+    links = result.links
+    if result.ib_nodes:  # name IB nodes as the observed dumps' nodes are named
+        from fablint.topology import ib_link_names
+
+        links = ib_link_names(links, result.ib_nodes)
+    return Intent(links=[link.model_copy(update={"origin": "intent"}) for link in links])

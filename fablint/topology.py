@@ -173,6 +173,11 @@ def _ib_ends(links: list[Link], names: dict[str, IbName]) -> list[Link]:
             for link in links]
 
 
+def ib_link_names(links: list[Link], nodes: list[IbNode]) -> list[Link]:
+    """``links`` of an IB dump with its nodes named as the topology names them."""
+    return _ib_ends(links, ib_names(nodes))
+
+
 def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Policy,
                    intent: Intent | None = None,
                    ib: dict[str, IbName] | None = None) -> Topology:
@@ -247,9 +252,8 @@ def _join(claims: list[_Claim], topo: Topology,
     issues: list[CablingIssue] = []
     for claim in claims:
         near, far = _key(claim.near), _key(claim.far)
-        if near[0] == far[0]:
-            if claim.origin != "lldp":
-                continue  # IB dumps: IB009 reports self-cabled switches with IB detail
+        if near[0] == far[0] and claim.origin == "lldp":
+            # (IB dumps: a switch cabled to itself stays a cable; IB009 reports it in IB terms)
             issues.append(CablingIssue(
                 kind="self-loop", device=claim.near.device, interface=claim.near.interface,
                 message=f"{claim.near.device} {claim.near.interface} is cabled to its own port "

@@ -193,3 +193,30 @@ def test_intent_from_fablint_yaml_reaches_lint(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["lint", str(tmp_path), "--select", "TOP009"])
     assert result.exit_code == 1, result.output
     assert "leaf1 has 1 cable(s) to spine1; the intent says 2" in result.output
+
+
+def test_an_ibnetdiscover_file_is_an_intent_like_ibdiagnet_t(tmp_path: Path) -> None:
+    """The same dump as intent is clean; two CA cables swapped on the switch are miswired."""
+    import re
+
+    from tests.conftest import FIXTURES
+
+    dump = FIXTURES / "ib" / "ibtopotool-3-ufm-lab.topo"
+    same = CliRunner().invoke(app, ["lint", str(dump), "--intent", str(dump),
+                                    "--select", "TOP009"])
+    assert same.exit_code == 0, same.output
+    lines = dump.read_text(encoding="utf-8").split("\n")
+    first, second = [i for i, line in enumerate(lines) if re.match(r'^\[\d+\]\s+"H-', line)][:2]
+    port_a = re.match(r"^\[(\d+)\]", lines[first]).group(1)  # type: ignore[union-attr]
+    port_b = re.match(r"^\[(\d+)\]", lines[second]).group(1)  # type: ignore[union-attr]
+    lines[first] = re.sub(r"^\[\d+\]", f"[{port_b}]", lines[first])
+    lines[second] = re.sub(r"^\[\d+\]", f"[{port_a}]", lines[second])
+    intent = tmp_path / "intended.topo"
+    intent.write_text("\n".join(lines), encoding="utf-8")
+    swapped = CliRunner().invoke(app, ["lint", str(dump), "--intent", str(intent),
+                                       "--select", "TOP009", "--format", "json"])
+    assert swapped.exit_code == 1
+    found = json.loads(swapped.stdout)["findings"]
+    assert len(found) == 2
+    assert all("intended" in f["message"] and "is cabled to" in f["message"] for f in found)
+    assert {f["line"] for f in found} == {first + 1, second + 1}
