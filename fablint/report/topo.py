@@ -13,6 +13,8 @@ from fablint.model import Topology
 TIERS = ("super-spine", "spine", "leaf", "host")
 HOST_GROUP_LIMIT = 6
 """Above this many hosts under one leaf, the drawing shows them as one group box."""
+ROW_LIMIT = 16
+"""Boxes per row of the drawing; a larger tier wraps onto several rows."""
 
 
 def _gbps(mbps: int) -> str:
@@ -157,15 +159,25 @@ def _host_groups(topo: Topology) -> dict[str, list[str]]:
     return groups
 
 
+def _natural(name: str) -> tuple[object, ...]:
+    """leaf2 before leaf10."""
+    import re
+
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
 def render_svg(topo: Topology, findings: list[Finding]) -> str:
     """Tiers top to bottom; hosts grouped per leaf above ``HOST_GROUP_LIMIT``; faults in red."""
     faulty = _faulty(findings)
     groups = _host_groups(topo)
     rows: list[list[tuple[str, str]]] = []
+
+    def add(items: list[tuple[str, str]]) -> None:
+        rows.extend(items[i:i + ROW_LIMIT] for i in range(0, len(items), ROW_LIMIT))
+
     for tier in TIERS[:-1]:
-        names = sorted(n.name for n in topo.nodes.values() if n.role == tier)
-        if names:
-            rows.append([(n, n) for n in names])
+        add([(n, n) for n in sorted((n.name for n in topo.nodes.values() if n.role == tier),
+                                    key=_natural)])
     host_row: list[tuple[str, str]] = []
     for leaf in sorted(groups):
         hosts = groups[leaf]
@@ -173,9 +185,8 @@ def render_svg(topo: Topology, findings: list[Finding]) -> str:
             host_row.append((f"{leaf}#hosts", f"{len(hosts)} hosts"))
         else:
             host_row += [(h, h) for h in hosts]
-    if host_row:
-        rows.append(host_row)
-    box_w, box_h, gap, row_gap, margin = 120, 34, 14, 110, 30
+    add(host_row)
+    box_w, box_h, gap, row_gap, margin = 120, 34, 14, 90, 30
     width = max((len(r) * (box_w + gap) for r in rows), default=box_w) + 2 * margin
     pos: dict[str, tuple[float, float]] = {}
     for y, row in enumerate(rows):
@@ -201,6 +212,8 @@ def render_svg(topo: Topology, findings: list[Finding]) -> str:
         bad = ((cable.a.device, cable.a.interface) in bad_cables
                or (cable.b.device, cable.b.interface) in bad_cables)
         colour, stroke = ("#d00", 2.5) if bad else ("#888", 1)
+        if not bad and len(topo.cables) > 200:
+            colour = "#ccc"  # a large mesh: keep the boxes readable behind the lines
         out.append(f'<line x1="{ax + box_w / 2:.1f}" y1="{ay + box_h:.1f}" '
                    f'x2="{bx + box_w / 2:.1f}" y2="{by:.1f}" stroke="{colour}" '
                    f'stroke-width="{stroke}"/>' if ay < by else
