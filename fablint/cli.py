@@ -31,6 +31,7 @@ from fablint.engine import (
 from fablint.ingest import PathNotFound, parse_file
 from fablint.intent import Intent
 from fablint.parsers import PARSERS
+from fablint.policy import Policy
 from fablint.profiles import display_path, load_policy, profile_infos, show_json, show_yaml
 from fablint.report import REPORTERS
 from fablint.report import sarif as sarif_report
@@ -112,6 +113,15 @@ def _color(flag: bool | None) -> bool:
     return sys.stdout.isatty()
 
 
+def _load_profile(project: ProjectConfig, profile: str | None) -> Policy:
+    """``--profile`` (relative to the working folder) or fablint.yaml's, with its overrides."""
+    return load_policy(
+        profile or project.profile, project.policy,
+        project.root if profile is None else Path.cwd(),
+        overrides_where=f"{project.source}: policy" if project.source else "policy",
+    )
+
+
 def _load_intent(path: Path | None, project: ProjectConfig) -> Intent | None:
     """The intended cabling from ``--intent`` or fablint.yaml's ``intent`` (ConfigError)."""
     from fablint.intent import load_intent
@@ -137,6 +147,12 @@ def _load_project(paths: list[str], config_path: Path | None) -> ProjectConfig:
     return load_config(found)
 
 
+ConfigOption = Annotated[
+    Path | None, typer.Option("--config", "-c", help="fablint.yaml to use.")]
+ProfileOption = Annotated[
+    str | None, typer.Option("--profile", "-p", help="Policy profile (name or file).")]
+
+
 @app.command("lint")
 def lint_command(
     paths: Annotated[list[str], typer.Argument(help="Files and folders to lint.")],
@@ -146,12 +162,8 @@ def lint_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
     ] = None,
-    config: Annotated[
-        Path | None, typer.Option("--config", "-c", help="fablint.yaml to use.")
-    ] = None,
-    profile: Annotated[
-        str | None, typer.Option("--profile", "-p", help="Policy profile (name or file).")
-    ] = None,
+    config: ConfigOption = None,
+    profile: ProfileOption = None,
     select: Annotated[
         list[str] | None,
         typer.Option("--select", help="Run only these rules (id, prefix, name, category)."),
@@ -194,11 +206,7 @@ def lint_command(
         _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
     try:
         project = _load_project(paths, config)
-        policy = load_policy(
-            profile or project.profile, project.policy,
-            project.root if profile is None else Path.cwd(),
-            overrides_where=f"{project.source}: policy" if project.source else "policy",
-        )
+        policy = _load_profile(project, profile)
         baseline_path = baseline
         if baseline_path is None and project.baseline and write_baseline is None:
             baseline_path = (project.root or Path.cwd()) / project.baseline
@@ -260,12 +268,8 @@ def topo_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file.")
     ] = None,
-    config: Annotated[
-        Path | None, typer.Option("--config", "-c", help="fablint.yaml to use.")
-    ] = None,
-    profile: Annotated[
-        str | None, typer.Option("--profile", "-p", help="Policy profile (name or file).")
-    ] = None,
+    config: ConfigOption = None,
+    profile: ProfileOption = None,
     intent: Annotated[
         Path | None, typer.Option("--intent", help="Intended cabling to compare with.")
     ] = None,
@@ -275,10 +279,7 @@ def topo_command(
 
     try:
         project = _load_project(paths, config)
-        policy = load_policy(
-            profile or project.profile, project.policy,
-            project.root if profile is None else Path.cwd(),
-        )
+        policy = _load_profile(project, profile)
         result = lint(LintOptions(paths=paths, config=project, policy=policy,
                                   select=["topology", "MTU005", "PFC008"], topology=True,
                                   intent=_load_intent(intent, project)))

@@ -22,9 +22,14 @@ from fablint.model import Device, OpenSmConfig, SourceRef
 from fablint.parsers import PARSERS
 from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.detect import detect
-from fablint.parsers.opensm_conf import OpenSmConfParser, sm_device_name, sm_group_key
-from fablint.parsers.partitions import PartitionsParser, c_strtoul
-from fablint.parsers.qos_policy import QosPolicyParser
+from fablint.parsers.opensm_conf import (
+    OpenSmConfParser,
+    PartitionsParser,
+    QosPolicyParser,
+    sm_device_name,
+    sm_group_key,
+)
+from fablint.parsers.partitions import c_strtoul
 from fablint.profiles import load_policy
 from tests.conftest import CORPUS, FIXTURES
 

@@ -11,9 +11,7 @@ from fablint.parsers.ibnetdiscover import IbnetdiscoverParser, IbnetdiscoverPort
 from fablint.parsers.lldp import LldpParser
 from fablint.parsers.mlnx_qos import MlnxQosParser
 from fablint.parsers.nxos import NxosParser
-from fablint.parsers.opensm_conf import OpenSmConfParser
-from fablint.parsers.partitions import PartitionsParser
-from fablint.parsers.qos_policy import QosPolicyParser
+from fablint.parsers.opensm_conf import OpenSmConfParser, PartitionsParser, QosPolicyParser
 from fablint.parsers.sonic import SonicParser
 from fablint.parsers.sysfs_ecn import SysfsEcnParser
 

@@ -347,15 +347,14 @@ def parse_opensm_documents(docs: list[tuple[str, str]], prefer: str = "conf") ->
                        lines=max(lines, 1), unknown_lines=unknown)
 
 
-class OpenSmConfParser:
-    """opensm.conf (and, through ``parse_documents``, the partitions.conf that goes with it)."""
+class _SmFileParser:
+    """One of the files of a subnet manager; the files of one SM are parsed together."""
 
-    name: ClassVar[str] = "opensm"
-    label: ClassVar[str] = "OpenSM opensm.conf"
     vendor: ClassVar[Vendor] = "opensm"
-
-    def sniff(self, head: str) -> int:
-        return sniff_conf(head)
+    name: ClassVar[str]
+    label: ClassVar[str]
+    prefer: ClassVar[str]
+    """Which document names the device when several are read together."""
 
     def parse(self, text: str, path: str) -> ParseResult:
         result = self.parse_documents([(text, path)])
@@ -365,7 +364,40 @@ class OpenSmConfParser:
         return result
 
     def parse_documents(self, docs: list[tuple[str, str]]) -> ParseResult:
-        return parse_opensm_documents(docs)
+        return parse_opensm_documents(docs, prefer=self.prefer)
 
     def group_key(self, path: str) -> str:
         return sm_group_key(path)
+
+
+class OpenSmConfParser(_SmFileParser):
+    """opensm.conf (and, through ``parse_documents``, the partitions.conf that goes with it)."""
+
+    name: ClassVar[str] = "opensm"
+    label: ClassVar[str] = "OpenSM opensm.conf"
+    prefer: ClassVar[str] = "conf"
+
+    def sniff(self, head: str) -> int:
+        return sniff_conf(head)
+
+
+class PartitionsParser(_SmFileParser):
+    """OpenSM partitions.conf; parsed together with the opensm.conf beside it."""
+
+    name: ClassVar[str] = "opensm-partitions"
+    label: ClassVar[str] = "OpenSM partitions.conf"
+    prefer: ClassVar[str] = "partitions"
+
+    def sniff(self, head: str) -> int:
+        return sniff_partitions(head)
+
+
+class QosPolicyParser(_SmFileParser):
+    """OpenSM qos-policy.conf, read with the opensm.conf beside it."""
+
+    name: ClassVar[str] = "opensm-qos-policy"
+    label: ClassVar[str] = "OpenSM qos-policy.conf"
+    prefer: ClassVar[str] = "qos-policy"
+
+    def sniff(self, head: str) -> int:
+        return sniff_qos_policy(head)

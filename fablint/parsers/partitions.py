@@ -20,10 +20,10 @@ user sees what OpenSM would log and skip.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Any
 
-from fablint.model import ParseProblem, SourceRef, Vendor
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.model import ParseProblem, SourceRef
+from fablint.parsers.base import ParseError
 from fablint.parsers.directives import SuppressionTracker
 
 Obj = dict[str, Any]
@@ -314,31 +314,3 @@ def parse_partitions(text: str, path: str) -> PartitionsReader:
     """Read one partitions.conf. Raises ParseError only for binary content."""
     return PartitionsReader(path).run(text)
 
-
-class PartitionsParser:
-    """OpenSM partitions.conf; parsed together with the opensm.conf beside it (see
-    ``fablint.parsers.opensm_conf``)."""
-
-    name: ClassVar[str] = "opensm-partitions"
-    label: ClassVar[str] = "OpenSM partitions.conf"
-    vendor: ClassVar[Vendor] = "opensm"
-
-    def sniff(self, head: str) -> int:
-        return sniff_partitions(head)
-
-    def parse(self, text: str, path: str) -> ParseResult:
-        result = self.parse_documents([(text, path)])
-        if not result.devices:
-            fatal = result.problems[0]
-            raise ParseError(path, fatal.line, fatal.message)
-        return result
-
-    def parse_documents(self, docs: list[tuple[str, str]]) -> ParseResult:
-        from fablint.parsers.opensm_conf import parse_opensm_documents  # one SM, many files
-
-        return parse_opensm_documents(docs, prefer="partitions")
-
-    def group_key(self, path: str) -> str:
-        from fablint.parsers.opensm_conf import sm_group_key
-
-        return sm_group_key(path)

@@ -11,10 +11,9 @@ beside it (``fablint.parsers.opensm_conf``).
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
-from fablint.model import ParseProblem, SourceRef, Vendor
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.model import ParseProblem, SourceRef
+from fablint.parsers.base import ParseError
 from fablint.parsers.partitions import c_strtoul
 
 SECTIONS = ("port-groups", "qos-setup", "qos-levels", "qos-match-rules", "qos-ulps")
@@ -78,30 +77,3 @@ class QosPolicyReader:
 def parse_qos_policy(text: str, path: str) -> QosPolicyReader:
     return QosPolicyReader(path).run(text)
 
-
-class QosPolicyParser:
-    """OpenSM qos-policy.conf, read with the opensm.conf beside it."""
-
-    name: ClassVar[str] = "opensm-qos-policy"
-    label: ClassVar[str] = "OpenSM qos-policy.conf"
-    vendor: ClassVar[Vendor] = "opensm"
-
-    def sniff(self, head: str) -> int:
-        return sniff_qos_policy(head)
-
-    def parse(self, text: str, path: str) -> ParseResult:
-        result = self.parse_documents([(text, path)])
-        if not result.devices:
-            fatal = result.problems[0]
-            raise ParseError(path, fatal.line, fatal.message)
-        return result
-
-    def parse_documents(self, docs: list[tuple[str, str]]) -> ParseResult:
-        from fablint.parsers.opensm_conf import parse_opensm_documents  # one SM, many files
-
-        return parse_opensm_documents(docs, prefer="qos-policy")
-
-    def group_key(self, path: str) -> str:
-        from fablint.parsers.opensm_conf import sm_group_key
-
-        return sm_group_key(path)
