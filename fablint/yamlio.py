@@ -56,19 +56,30 @@ def _plain(node: Any, path: tuple[str | int, ...], lines: KeyLines, where: str) 
 
 def load_yaml(path: Path) -> tuple[Any, KeyLines]:
     """Load a YAML file safely. Raises ConfigError naming the file and line on any problem."""
+    return load_yaml_text(read_yaml_file(path), str(path))
+
+
+def read_yaml_file(path: Path, max_bytes: int = MAX_YAML_BYTES) -> str:
+    """A YAML file's text (ConfigError when too large, unreadable or not UTF-8)."""
     where = str(path)
     try:
-        if path.stat().st_size > MAX_YAML_BYTES:
-            raise ConfigError(f"{where}: file is larger than {MAX_YAML_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
+        if path.stat().st_size > max_bytes:
+            raise ConfigError(f"{where}: file is larger than {max_bytes} bytes")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{where}: not UTF-8 text") from exc
-    return load_yaml_text(text, where)
 
 
 def load_yaml_text(text: str, where: str) -> tuple[Any, KeyLines]:
+    lines: KeyLines = {}
+    return _plain(load_yaml_nodes(text, where), (), lines, where), lines
+
+
+def load_yaml_nodes(text: str, where: str) -> Any:
+    """ruamel's round-trip nodes (tags and positions kept), for callers with their own
+    conversion (inventories keep Ansible's ``!vault``). Raises ConfigError with the line."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -80,8 +91,7 @@ def load_yaml_text(text: str, where: str) -> tuple[Any, KeyLines]:
         raise ConfigError(f"{where}{line}: invalid YAML: {problem}") from exc
     except Exception as exc:  # ruamel raises assorted errors on hostile input
         raise ConfigError(f"{where}: invalid YAML: {exc}") from exc
-    lines: KeyLines = {}
-    return _plain(data, (), lines, where), lines
+    return data
 
 
 def validation_error(

@@ -18,9 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
-from ruamel.yaml.error import YAMLError
 
 from fablint.collect.commands import (
     COMMAND_SETS,
@@ -33,7 +31,7 @@ from fablint.collect.commands import (
     valid_remote_path,
 )
 from fablint.collect.snapshot import folder_name
-from fablint.yamlio import ConfigError
+from fablint.yamlio import ConfigError, load_yaml_nodes, read_yaml_file
 
 InventoryFormat = Literal["auto", "fablint", "ansible", "nornir"]
 MAX_INVENTORY_BYTES = 20 * 1024 * 1024
@@ -101,25 +99,7 @@ def _load(path: Path) -> tuple[Any, dict[Any, int]]:
 
     Returns the data and, for every mapping (by id), the line it starts on.
     """
-    try:
-        if path.stat().st_size > MAX_INVENTORY_BYTES:
-            raise ConfigError(f"{path}: inventory larger than {MAX_INVENTORY_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text") from exc
-    yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = False
-    try:
-        data = yaml.load(text)
-    except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from exc
-    except Exception as exc:  # ruamel raises assorted errors on hostile input
-        raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
+    data = load_yaml_nodes(read_yaml_file(path, MAX_INVENTORY_BYTES), str(path))
     lines: dict[Any, int] = {}
     return _plain(data, path, lines), lines
 
