@@ -383,7 +383,45 @@ def bisection(topo: Topology) -> Bisection | None:
             why="two-tier Clos with identical leaves, each cabled to every spine: half the "
             "leaves send through their uplinks, so the cut is min(host, uplink capacity) / 2",
         )
+    three = _three_tier(topo, caps)
+    if three is not None:
+        return Bisection(mbps=three, ideal_mbps=ideal, method="clos", exact=True,
+                         why="three-tier Clos with identical leaves and identical spines, every "
+                         "spine cabled to every super-spine: the cut is the thinnest tier, "
+                         "min(host, leaf uplink, spine uplink capacity) / 2")
     return _min_cut(topo, ideal)
+
+
+def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | None:
+    """min(host, leaf-up, spine-up capacity) / 2 for a symmetric three-tier Clos, else None.
+
+    Symmetric: identical leaves, identical spines, cables only between adjacent tiers, every
+    spine cabled to every super-spine and every leaf to the same number of spines. Any balanced
+    cut then splits each tier's capacity in half, so the thinnest tier decides.
+    """
+    roles = {n.name: n.role for n in topo.nodes.values()}
+    if set(roles.values()) - {"host"} != {"leaf", "spine", "super-spine"}:
+        return None
+    order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
+    if any(abs(order[roles[c.a.device]] - order[roles[c.b.device]]) != 1 for c in topo.cables
+           if roles.get(c.a.device) in order and roles.get(c.b.device) in order):
+        return None
+    if len(set(caps.values())) != 1:
+        return None
+    spines = [n for n, r in roles.items() if r == "spine"]
+    supers = {n for n, r in roles.items() if r == "super-spine"}
+    spine_caps = {topo.capacities(s) for s in spines}
+    if len(spine_caps) != 1 or next(iter(spine_caps))[2]:
+        return None
+    for spine in spines:
+        reached = {c.b.device if c.a.device == spine else c.a.device
+                   for c in topo.cables_of(spine)}
+        if not supers <= reached:
+            return None
+    host = sum(d for d, _, _ in caps.values())
+    leaf_up = sum(u for _, u, _ in caps.values())
+    spine_up = sum(topo.capacities(s)[1] for s in spines)
+    return min(host, leaf_up, spine_up) // 2
 
 
 def _full_mesh(topo: Topology) -> bool:

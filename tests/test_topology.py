@@ -220,3 +220,34 @@ def test_an_ibnetdiscover_file_is_an_intent_like_ibdiagnet_t(tmp_path: Path) -> 
     assert len(found) == 2
     assert all("intended" in f["message"] and "is cabled to" in f["message"] for f in found)
     assert {f["line"] for f in found} == {first + 1, second + 1}
+
+
+def test_bisection_of_a_symmetric_three_tier_clos_is_exact() -> None:
+    """2 pods x (2 leaves, 2 spines), 2 super-spines; spine uplinks are the thinnest tier."""
+    links, ports = [], {}
+    for pod in (1, 2):
+        for leaf_n in (1, 2):
+            leaf = f"leaf{pod}{leaf_n}"
+            table = {}
+            for h in (1, 2):
+                links.append(_link(leaf, f"Ethernet{h}", f"gpu{pod}{leaf_n}{h}", "mlx5_0"))
+                table[f"Ethernet{h}"] = _row(400_000)
+            for s in (1, 2):
+                links.append(_link(leaf, f"Ethernet{30 + s}", f"spine{pod}{s}",
+                                   f"Ethernet{leaf_n}"))
+                table[f"Ethernet{30 + s}"] = _row(400_000)
+            ports[leaf] = table
+        for s in (1, 2):
+            spine = f"spine{pod}{s}"
+            table = {f"Ethernet{n}": _row(400_000) for n in (1, 2)}
+            for ss in (1, 2):
+                links.append(_link(spine, f"Ethernet{40 + ss}", f"superspine{ss}",
+                                   f"Ethernet{pod}{s}"))
+                table[f"Ethernet{40 + ss}"] = _row(100_000)
+            ports[spine] = table
+    topo = build_topology(links, ports, _policy())
+    assert topo.role("superspine1") == "super-spine"
+    bisection = topo.bisection
+    assert bisection is not None and bisection.exact and bisection.method == "clos"
+    # hosts 8 x 400G = 3.2T; leaf uplinks 3.2T; spine uplinks 4 spines x 2 x 100G = 800G
+    assert (bisection.mbps, bisection.ideal_mbps) == (400_000, 1_600_000)
