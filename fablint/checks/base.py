@@ -9,9 +9,9 @@ policy only; vendor syntax stays in parsers and fix renderers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from fablint.findings import CATEGORIES, Finding, FixIntent, Severity
 from fablint.model import Device, Fabric, Interface, SourceRef
@@ -20,6 +20,8 @@ from fablint.policy import Policy
 _ID = re.compile(r"^[A-Z]{2,4}\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DOC_SECTIONS = ("What it checks", "Why it matters", "How to fix")
+
+T = TypeVar("T")
 
 REGISTRY: dict[str, type[Rule]] = {}
 
@@ -51,6 +53,22 @@ class Context:
     _ports: dict[tuple[str, tuple[str, ...]], list[Interface]] = field(
         default_factory=dict, init=False
     )
+    _memo: dict[tuple[object, ...], object] = field(default_factory=dict, init=False)
+
+    def per_qos(self, what: str, device: Device, iface: Interface,
+                compute: Callable[[], T]) -> T:
+        """``compute()``, once per device and QoS settings object for ``what``.
+
+        Ports that share a QoS profile or policy share one settings object, and most derived
+        facts (queues of the lossless priorities, the classification chain) depend on nothing
+        else: a 64-port leaf computes them once instead of 64 times. The models stay alive
+        while the context is, so their ids cannot be reused.
+        """
+        key = (what, id(device), id(iface.qos))
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        value = self._memo[key] = compute()
+        return value
 
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.policy.ports.include]

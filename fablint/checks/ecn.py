@@ -13,7 +13,13 @@ from fablint.policy import EcnBounds, EcnPolicy
 
 
 def lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int, list[int]]:
-    """Queue id -> lossless priorities it carries, for one port."""
+    """Queue id -> lossless priorities it carries, for one port (shared by ports that share
+    their QoS settings; callers must not change it)."""
+    return ctx.per_qos("lossless_queues", device, iface,
+                       lambda: _lossless_queues(device, iface, ctx))
+
+
+def _lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int, list[int]]:
     active = iface.qos.pfc.active_priorities
     priorities = set(ctx.policy.pfc.lossless_priorities) | active if active else (
         ctx.policy.pfc.lossless_priorities)

@@ -114,17 +114,31 @@ class RoceDscpLossless(Rule):
         groups: dict[tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
         for iface in ctx.fabric_ports(device):
-            active = iface.qos.pfc.active_priorities
-            maps = device.maps_for(iface)
-            if not active or not _dscp_classifies(iface, maps):
-                continue
-            wrong = tuple(
-                (dscp, tc) for dscp in ctx.policy.classification.roce_dscp
-                if maps.pfc_priority_of(tc := maps.class_of_dscp(dscp)) not in active
-            )
-            if wrong:
-                unclassified = tuple((d, maps.tc_for_dscp(d)) for d, _ in wrong)
-                groups.setdefault((id(maps), frozenset(active), unclassified), []).append(iface)
+            key = ctx.per_qos("QOS001", device, iface, lambda i=iface: self._wrong(device, i, ctx))
+            if key is not None:
+                groups.setdefault(key, []).append(iface)
+        yield from self._findings(device, ctx, groups, lossless)
+
+    @staticmethod
+    def _wrong(device: Device, iface: Interface, ctx: Context
+               ) -> tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]] | None:
+        """(map, paused priorities, the RoCE DSCPs that miss them) of a port, or None: the
+        same for every port that shares the port's QoS settings."""
+        active = iface.qos.pfc.active_priorities
+        maps = device.maps_for(iface)
+        if not active or not _dscp_classifies(iface, maps):
+            return None
+        wrong = tuple(
+            dscp for dscp in ctx.policy.classification.roce_dscp
+            if maps.pfc_priority_of(maps.class_of_dscp(dscp)) not in active
+        )
+        if not wrong:
+            return None
+        return id(maps), frozenset(active), tuple((d, maps.tc_for_dscp(d)) for d in wrong)
+
+    def _findings(self, device: Device, ctx: Context, groups: dict[
+            tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]],
+            lossless: list[int]) -> Iterable[Finding]:
         for (_, active, wrong), ports in groups.items():
             first = ports[0]
             maps = device.maps_for(first)

@@ -70,6 +70,8 @@ class PfcWatchdogEnabled(Rule):
 
 _TIMERS = (("timeout_ms", "detection time", "detection_ms"),
            ("recovery_ms", "restoration time", "restoration_ms"))
+_SETTINGS = frozenset({"polling_ms", "action", *(name for name, _, _ in _TIMERS)})
+"""Watchdog fields a port can set for itself (what ``_check`` judges)."""
 
 
 def _ms(value: float) -> str:
@@ -128,10 +130,10 @@ class PfcWatchdogSettings(Rule):
             if finding is not None:
                 yield finding
         for iface in device.interfaces.values():
-            if iface.kind != "physical":
-                continue
-            finding, _ = self._check(device, ctx, iface.name, iface.qos.pfc.watchdog,
-                                     defaults, poll, ranged)
+            wd = iface.qos.pfc.watchdog
+            if iface.kind != "physical" or _SETTINGS.isdisjoint(wd.field_src):
+                continue  # nothing written for this port's watchdog: nothing of its own to judge
+            finding, _ = self._check(device, ctx, iface.name, wd, defaults, poll, ranged)
             if finding is not None:
                 yield finding
 
