@@ -264,10 +264,12 @@ class CnpClassDistinctStrict(Rule):
         seen: set[tuple[object, ...]] = set()
         for iface in ctx.fabric_ports(device):
             maps = device.maps_for(iface)
-            if not iface.qos.pfc.active_priorities or not _dscp_classifies(iface, maps):
+            classes = ctx.per_qos("QOS004", device, iface, lambda i=iface, m=maps: (
+                ({m.class_of_dscp(d) for d in cls.roce_dscp}, m.class_of_dscp(0))
+                if i.qos.pfc.active_priorities and _dscp_classifies(i, m) else None))
+            if classes is None:
                 continue
-            roce_tcs = {maps.class_of_dscp(d) for d in cls.roce_dscp}
-            default_tc = maps.class_of_dscp(0)
+            roce_tcs, default_tc = classes
             for dscp in cls.cnp_dscp:
                 tc = maps.class_of_dscp(dscp)
                 shares = ("RoCE data" if tc in roce_tcs else

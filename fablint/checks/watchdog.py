@@ -133,6 +133,11 @@ class PfcWatchdogSettings(Rule):
             wd = iface.qos.pfc.watchdog
             if iface.kind != "physical" or _SETTINGS.isdisjoint(wd.field_src):
                 continue  # nothing written for this port's watchdog: nothing of its own to judge
+            # Ports sharing a QoS profile share its watchdog: judge it once, report each port.
+            clean = ctx.per_qos("WD002", device, iface, lambda i=iface, w=wd: self._check(
+                device, ctx, i.name, w, defaults, poll, ranged)[0] is None)
+            if clean:
+                continue
             finding, _ = self._check(device, ctx, iface.name, wd, defaults, poll, ranged)
             if finding is not None:
                 yield finding
