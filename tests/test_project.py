@@ -88,3 +88,21 @@ def test_readme_example_is_the_demo_output() -> None:
     finally:
         os.chdir(cwd)
     assert run.stdout == shown
+
+
+def test_readme_topo_example_is_the_demo_output() -> None:
+    import os
+
+    from typer.testing import CliRunner
+
+    from fablint.cli import app
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = text.split("$ fablint topo fixtures/demo\n", 1)[1].split("```", 1)[0]
+    cwd = os.getcwd()
+    try:
+        os.chdir(REPO)
+        run = CliRunner().invoke(app, ["topo", "fixtures/demo"])
+    finally:
+        os.chdir(cwd)
+    assert run.stdout == shown

@@ -251,3 +251,31 @@ def test_bisection_of_a_symmetric_three_tier_clos_is_exact() -> None:
     assert bisection is not None and bisection.exact and bisection.method == "clos"
     # hosts 8 x 400G = 3.2T; leaf uplinks 3.2T; spine uplinks 4 spines x 2 x 100G = 800G
     assert (bisection.mbps, bisection.ideal_mbps) == (400_000, 1_600_000)
+
+
+def test_ib_rails_from_node_descriptions() -> None:
+    """IB links name nodes by GUID; CA descriptions 'gpuNN mlx5_K' make hosts and NICs."""
+    from fablint.topology import IbName
+
+    names = {"0xs1": IbName(False, "rail0-leaf"), "0xs2": IbName(False, "rail1-leaf")}
+    links = []
+    for n in (1, 2, 3):
+        for k, switch in ((0, "0xs1"), (1, "0xs2")):
+            if n == 3:  # gpu03's two cables are swapped between the rail switches
+                switch = "0xs2" if k == 0 else "0xs1"
+            ca = f"0xca{n}{k}"
+            names[ca] = IbName(True, f"gpu{n:02d} mlx5_{k}")
+            links.append(Link(a=Endpoint(device=switch, interface=str(n)),
+                              b=Endpoint(device=ca, interface="1"), origin="ibnetdiscover",
+                              src=SourceRef("fabric.topo", n), speed_mbps=400_000))
+    topo = build_topology(links, {}, _policy(), ib=names)
+    assert topo.role("gpu03") == "host" and topo.role("rail0-leaf") == "leaf"
+    assert all(c.confirmed for c in topo.cables)
+    from fablint.checks.base import Context
+    from fablint.checks.topology import RailAlignment
+    from fablint.model import Fabric
+
+    ctx = Context(fabric=Fabric(topology=topo), policy=_policy())
+    found = list(RailAlignment().compare([], ctx))
+    assert sorted(f.message.split(",")[0] for f in found) == [
+        "gpu03 NIC 0 is cabled to rail1-leaf", "gpu03 NIC 1 is cabled to rail0-leaf"]

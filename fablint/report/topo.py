@@ -68,6 +68,14 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
     tiers = Counter(n.role for n in topo.nodes.values())
     lines = ["Devices per tier: " + ", ".join(
         f"{tiers[t]} {_plural(t, tiers[t])}" for t in (*TIERS, "switch", "unknown") if tiers[t])]
+    for tier in ("super-spine", "spine", "leaf", "switch"):
+        members = sorted((n for n in topo.nodes.values() if n.role == tier),
+                         key=lambda n: _natural(n.name))
+        if members:
+            shown = ", ".join(n.name + ("" if n.role_from == "inferred" else f" ({n.role_from})")
+                              for n in members[:12])
+            more = f", … {len(members) - 12} more" if len(members) > 12 else ""
+            lines.append(f"  {_plural(tier, len(members))}: {shown}{more}")
     confirmed = sum(1 for c in topo.cables if c.confirmed)
     lines.append(f"Cables: {len(topo.cables)} ({confirmed} seen from both ends): " + ", ".join(
         f"{n} {pair}" for pair, n in sorted(_cables_per_tier(topo).items())))
