@@ -28,3 +28,12 @@ def test_every_rule_has_published_good_and_bad_examples(rule_id: str) -> None:
 def test_case_names_are_unique() -> None:
     keys = [(c.rule, c.name) for c in CASES]
     assert len(keys) == len(set(keys))
+
+
+def test_a_roce_header_drop_is_reported_by_acl002_only() -> None:
+    """A SONiC rule dropping CNPs by BTH opcode is ACL002's; ACL001 does not repeat it."""
+    cases = [c for c in CASES if c.rule == "ACL002" and c.kind == "bad"]
+    assert cases
+    for case in cases:
+        rules = {f.rule for f in run_case(case).findings}
+        assert "ACL002" in rules and "ACL001" not in rules, case.name

@@ -72,6 +72,9 @@ class AclDropsRoce(Rule):
                     severity = None
                     before = culprit
                 else:
+                    if all(e.bth_opcode is not None or e.aeth_syndrome is not None
+                           for e in verdict.shadowing):
+                        continue  # drops chosen by RoCE header fields are ACL002's to report
                     first = verdict.shadowing[0]
                     message = (f"ACL {acl.name} ({direction} on {iface.name}) drops part of the "
                                f"RoCEv2 traffic (UDP {port}) at entry '{first.text}' before it "

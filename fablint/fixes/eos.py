@@ -76,6 +76,8 @@ def render(intent: FixIntent) -> str | None:
         return _block(p, ["qos trust dscp"])
     if action == "queue-strict":
         return _block(p, [f"tx-queue {p['queue']}", IND + "priority strict"])
+    if action == "watchdog-settings":
+        return _watchdog_settings(p)
     if action == "watchdog-enable":
         text = _block(p, ["priority-flow-control pause watchdog"])
         if not p.get("has_timeout"):
@@ -83,3 +85,25 @@ def render(intent: FixIntent) -> str | None:
             text = f"priority-flow-control pause watchdog default timeout {seconds:g}\n" + text
         return text
     return None
+
+
+_WATCHDOG_DEFAULTS = {"timeout_ms": "timeout", "polling_ms": "polling-interval",
+                      "recovery_ms": "recovery-time"}
+
+
+def _watchdog_settings(p: dict[str, Any]) -> str | None:
+    """Device-wide timers and actions; a port's action. A port timer needs all three values
+    on one line (``port timer timeout … polling-interval … recovery-time …``), which the
+    finding does not carry, so port timers get no snippet."""
+    settings = p["settings"]
+    lines: list[str] = []
+    if p.get("interface") is None:
+        lines += [f"priority-flow-control pause watchdog default {_WATCHDOG_DEFAULTS[key]} "
+                  f"{settings[key] / 1000:g}" for key in _WATCHDOG_DEFAULTS if key in settings]
+        if "action" in settings:
+            lines.append(f"priority-flow-control pause watchdog action {settings['action']}")
+        return "\n".join(lines) or None
+    if set(settings) != {"action"}:
+        return None
+    return (f"interface {p['interface']}\n{IND}priority-flow-control pause watchdog port action "
+            f"{settings['action']}")
