@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, fmt_ranges, register
+from fablint.checks.base import Context, Rule, fmt_ports, fmt_priorities, fmt_ranges, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Device, Interface
 
@@ -142,6 +142,9 @@ class PfcOnLossyPriority(Rule):
         fine = set(policy.classification.roce_dscp) | set(
             policy.classification.other_lossless_dscp)
         cnp = set(policy.classification.cnp_dscp)
+        # Ports paused the same way by the same profile or policy make one finding that names
+        # them (SONiC writes pfc_enable per port: a stock "3,4" would be one finding per port).
+        groups: dict[tuple[object, ...], list[tuple[Interface, str, bool, list, FixIntent]]] = {}
         for iface in ctx.fabric_ports(device):
             pfc = iface.qos.pfc
             extra = pfc.active_priorities - lossless
@@ -169,30 +172,40 @@ class PfcOnLossyPriority(Rule):
                                     else "no traffic")
             flagged = sorted({*errors, *unused})
             carries = _carries({**errors, **unused})
-            if errors:
-                message = (f"PFC pauses lossy priority {fmt_priorities(errors)} on {iface.name}: "
-                           f"{carries}")
-            else:
-                message = (f"PFC pauses priority {fmt_priorities(unused)} on {iface.name}, "
-                           "outside the profile's lossless priorities "
-                           f"({fmt_priorities(lossless)}): {carries}")
             refs = [pfc.field_src.get(f"priority[{p}]") for p in flagged]
             no_drop_classes = maps.no_drop_classes or set()
-            yield self.finding(
-                device, iface.name, next((r for r in refs if r), iface.src), message,
-                severity=None if errors else Severity.INFO,
-                related=refs,
-                fix=FixIntent("pfc-disable-priority", {
+            profile = device.profile_of(iface, "pfc")
+            key = (tuple(sorted(errors)), tuple(sorted(unused)), carries, profile,
+                   tuple(sorted(pfc.no_drop)), tuple(_policies(iface)))
+            groups.setdefault(key, []).append((iface, carries, bool(errors), refs, FixIntent(
+                "pfc-disable-priority", {
                     "interface": iface.name,
                     "priorities": flagged,
                     "no_drop": sorted(pfc.no_drop),
-                    "profile": device.profile_of(iface, "pfc"),
+                    "profile": profile,
                     "policies": _policies(iface),
                     "pause_classes": {
                         p: next((c for c in sorted(no_drop_classes)
                                  if maps.pfc_priority_of(c) == p), p) for p in flagged},
                     "class_names": dict(device.qos.class_names),
-                }),
+                })))
+        for (error, unused_prios, carries, *_), members in groups.items():
+            iface, _, _, refs, fix = members[0]
+            ports = [m[0].name for m in members]
+            where = iface.name if len(ports) == 1 else (
+                f"{len(ports)} ports ({fmt_ports(ports, 4)})")
+            if error:
+                message = (f"PFC pauses lossy priority {fmt_priorities(error)} on {where}: "
+                           f"{carries}")
+            else:
+                message = (f"PFC pauses priority {fmt_priorities(unused_prios)} on {where}, "
+                           "outside the profile's lossless priorities "
+                           f"({fmt_priorities(lossless)}): {carries}")
+            if len(ports) > 1:
+                fix.params["interfaces"] = ports
+            yield self.finding(
+                device, iface.name, next((r for r in refs if r), iface.src), message,
+                severity=None if error else Severity.INFO, related=refs, fix=fix,
             )
 
 

@@ -47,7 +47,10 @@ def render(intent: FixIntent) -> str | None:
     if action == "apply-profile":
         return f"interface {p['interface']}\n{IND}service-profile {p['profile']}"
     if action == "pfc-disable-priority":
-        return _block(p, [f"no priority-flow-control priority {prio}" for prio in p["priorities"]])
+        lines = [f"no priority-flow-control priority {prio}" for prio in p["priorities"]]
+        if p.get("profile") or not p.get("interfaces"):
+            return _block(p, lines)
+        return "\n".join(_block({"interface": name}, lines) for name in p["interfaces"])
     if action == "link-pause-disable":
         return _block(p, [f"flowcontrol {d} off" for d in p["directions"]])
     if action == "ecn-enable":

@@ -63,8 +63,9 @@ def render(intent: FixIntent) -> str | None:
         wanted = set(p.get("no_drop") or ()) | set(p["priorities"])
         return _dump({"PORT_QOS_MAP": {p["interface"]: {"pfc_enable": _priorities(wanted)}}})
     if action == "pfc-disable-priority":
-        left = set(p.get("no_drop") or ()) - set(p["priorities"])
-        return _dump({"PORT_QOS_MAP": {p["interface"]: {"pfc_enable": _priorities(left)}}})
+        left = _priorities(set(p.get("no_drop") or ()) - set(p["priorities"]))
+        ports = p.get("interfaces") or [p["interface"]]
+        return _dump({"PORT_QOS_MAP": {port: {"pfc_enable": left} for port in ports}})
     if action == "ecn-enable":
         return _ecn(p, p.get("interface"))
     if action == "wred-remove":
