@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, register
+from fablint.checks.base import Context, Rule, fmt_ports, fmt_priorities, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Device, SourceRef, Watchdog
+from fablint.model import Device, Interface, SourceRef, Watchdog
 
 
 @register
@@ -43,6 +43,9 @@ class PfcWatchdogEnabled(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not ctx.policy.watchdog.required:
             return
+        # Ports missing the watchdog the same way (one profile, or SONiC's per-port entries
+        # written alike) make one finding that names them, with one fix for all.
+        groups: dict[tuple[object, ...], list[Interface]] = {}
         for iface in ctx.fabric_ports(device):
             pfc = iface.qos.pfc
             active = pfc.active_priorities
@@ -52,19 +55,29 @@ class PfcWatchdogEnabled(Rule):
             uncovered = set() if wd.priorities is None else active - wd.priorities
             if wd.enabled and not uncovered:
                 continue
+            key = (wd.enabled, tuple(sorted(active)), tuple(sorted(uncovered)),
+                   device.profile_of(iface, "pfc"), wd.timeout_ms is not None)
+            groups.setdefault(key, []).append(iface)
+        for (enabled, active, uncovered, profile, has_timeout), ports in groups.items():
+            first = ports[0]
+            where = first.name if len(ports) == 1 else (
+                f"{len(ports)} ports ({fmt_ports([p.name for p in ports], 4)})")
             message = (
-                f"no PFC watchdog on {iface.name}, which pauses priority {fmt_priorities(active)}"
-                if not wd.enabled else
-                f"PFC watchdog on {iface.name} does not watch priority "
-                f"{fmt_priorities(uncovered)}"
+                f"no PFC watchdog on {where}, which "
+                f"{'pause' if len(ports) > 1 else 'pauses'} priority {fmt_priorities(active)}"
+                if not enabled else
+                f"PFC watchdog on {where} does not watch priority {fmt_priorities(uncovered)}"
             )
+            wd = first.qos.pfc.watchdog
+            params: dict[str, object] = {
+                "interface": first.name, "priorities": list(active), "profile": profile,
+                "timeout_ms": 200, "has_timeout": has_timeout,
+            }
+            if len(ports) > 1:
+                params["interfaces"] = [p.name for p in ports]
             yield self.finding(
-                device, iface.name, wd.where("enabled", "priorities") or iface.src, message,
-                fix=FixIntent("watchdog-enable", {
-                    "interface": iface.name, "priorities": sorted(active),
-                    "profile": device.profile_of(iface, "pfc"),
-                    "timeout_ms": 200, "has_timeout": wd.timeout_ms is not None,
-                }),
+                device, first.name, wd.where("enabled", "priorities") or first.src, message,
+                fix=FixIntent("watchdog-enable", params),
             )
 
 

@@ -82,7 +82,9 @@ def render(intent: FixIntent) -> str | None:
     if action == "watchdog-settings":
         return _watchdog_settings(p)
     if action == "watchdog-enable":
-        text = _block(p, ["priority-flow-control pause watchdog"])
+        names = [None] if p.get("profile") else (p.get("interfaces") or [p["interface"]])
+        text = "\n".join(_block({**p, "interface": name} if name else p,
+                                 ["priority-flow-control pause watchdog"]) for name in names)
         if not p.get("has_timeout"):
             seconds = p["timeout_ms"] / 1000
             text = f"priority-flow-control pause watchdog default timeout {seconds:g}\n" + text

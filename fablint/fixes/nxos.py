@@ -190,7 +190,9 @@ def render(intent: FixIntent) -> str | None:
     if action == "queue-strict":
         return _queuing_block(p, ["priority level 1"])
     if action == "watchdog-enable":
-        return _interface(p, ["priority-flow-control watch-dog-interval on"])
+        line = ["priority-flow-control watch-dog-interval on"]
+        return "\n".join(_interface({"interface": name}, line)
+                         for name in p.get("interfaces") or [p["interface"]])
     if action == "dscp-map":
         return _dscp_map(p)
     if action == "policy-bind":

@@ -156,10 +156,11 @@ def _qos_class(action: str, p: dict[str, Any]) -> str | None:
     if action == "watchdog-enable":
         timeout = str(int(p["timeout_ms"]))
         watched = _priorities(set(p["priorities"]))
+        ports = p.get("interfaces") or [p["interface"]]
         return _dump({
-            "PORT_QOS_MAP": {p["interface"]: {"pfcwd_sw_enable": watched}},
-            "PFC_WD": {p["interface"]: {"action": "drop", "detection_time": timeout,
-                                         "restoration_time": timeout}},
+            "PORT_QOS_MAP": {port: {"pfcwd_sw_enable": watched} for port in ports},
+            "PFC_WD": {port: {"action": "drop", "detection_time": timeout,
+                              "restoration_time": timeout} for port in ports},
         })
     if action == "trust-dscp" and p.get("interface"):
         # Classify by DSCP: bind the DSCP map the device already uses for RoCE, else create one
