@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from fablint.checks.base import (
     Context,
     Rule,
+    fmt_ports,
     fmt_priorities,
     fmt_ranges,
     policy_bindings,
@@ -23,6 +24,7 @@ from fablint.model import (
     Interface,
     PolicyBinding,
     PolicySlot,
+    Queue,
     Reference,
     SourceRef,
 )
@@ -262,6 +264,7 @@ class CnpClassDistinctStrict(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         cls = ctx.policy.classification
         seen: set[tuple[object, ...]] = set()
+        slow: dict[tuple[object, ...], list[tuple[Interface, Queue]]] = {}
         for iface in ctx.fabric_ports(device):
             maps = device.maps_for(iface)
             classes = ctx.per_qos("QOS004", device, iface, lambda i=iface, m=maps: (
@@ -296,19 +299,25 @@ class CnpClassDistinctStrict(Rule):
                 if queue is None or queue.scheduling in (None, "strict"):
                     continue
                 profile = device.profile_of(iface, "queues")
-                key = ("sched", profile or iface.name, queue_id)
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield self.finding(
-                    device, iface.name, queue.where("scheduling"),
-                    f"CNP queue {queue_id} (DSCP {dscp}, traffic class {tc}) on {iface.name} is "
-                    f"scheduled {queue.scheduling}, not strict priority",
-                    fix=FixIntent("queue-strict", {
-                        "interface": iface.name, "queue": queue_id, "profile": profile,
-                        "queue_name": queue.name,
-                    }),
-                )
+                # Ports whose CNP queue is scheduled alike (one profile, or SONiC's per-port
+                # QUEUE entries written alike) make one finding naming them.
+                slow.setdefault((profile, queue_id, queue.scheduling, queue.name, dscp, tc),
+                                []).append((iface, queue))
+        for (profile, queue_id, scheduling, name, dscp, tc), ports in slow.items():
+            iface, queue = ports[0]
+            names = list(dict.fromkeys(p.name for p, _ in ports))
+            where = iface.name if len(names) == 1 else (
+                f"{len(names)} ports ({fmt_ports(names, 4)})")
+            params: dict[str, object] = {"interface": iface.name, "queue": queue_id,
+                                         "profile": profile, "queue_name": name}
+            if len(names) > 1 and not profile:
+                params["interfaces"] = names
+            yield self.finding(
+                device, iface.name, queue.where("scheduling"),
+                f"CNP queue {queue_id} (DSCP {dscp}, traffic class {tc}) on {where} is "
+                f"scheduled {scheduling}, not strict priority",
+                fix=FixIntent("queue-strict", params),
+            )
 
 
 @register

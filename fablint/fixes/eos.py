@@ -78,7 +78,9 @@ def render(intent: FixIntent) -> str | None:
     if action == "trust-dscp":
         return _block(p, ["qos trust dscp"])
     if action == "queue-strict":
-        return _block(p, [f"tx-queue {p['queue']}", IND + "priority strict"])
+        lines = [f"tx-queue {p['queue']}", IND + "priority strict"]
+        names = [None] if p.get("profile") else (p.get("interfaces") or [p["interface"]])
+        return "\n".join(_block({**p, "interface": n} if n else p, lines) for n in names)
     if action == "watchdog-settings":
         return _watchdog_settings(p)
     if action == "watchdog-enable":

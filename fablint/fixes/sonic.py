@@ -151,7 +151,8 @@ def _qos_class(action: str, p: dict[str, Any]) -> str | None:
     if action == "queue-strict":
         return _dump({
             "SCHEDULER": {STRICT_SCHEDULER: {"type": "STRICT"}},
-            "QUEUE": {f"{p['interface']}|{p['queue']}": {"scheduler": STRICT_SCHEDULER}},
+            "QUEUE": {f"{port}|{p['queue']}": {"scheduler": STRICT_SCHEDULER}
+                      for port in p.get("interfaces") or [p["interface"]]},
         })
     if action == "watchdog-enable":
         timeout = str(int(p["timeout_ms"]))
