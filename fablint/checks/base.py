@@ -185,6 +185,13 @@ def fmt_priorities(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in items) if items else "none"
 
 
+def fmt_where(names: Iterable[str], limit: int = 4) -> str:
+    """``Ethernet1``, or ``3 ports (Ethernet1, Ethernet2, Ethernet3)``: where a finding that
+    groups the ports sharing one fault applies."""
+    items = list(names)
+    return items[0] if len(items) == 1 else f"{len(items)} ports ({fmt_ports(items, limit)})"
+
+
 def fmt_ports(names: Iterable[str], limit: int = 8) -> str:
     """``Ethernet1, Ethernet2, … 3 more``: the ports a shared setting affects, for messages."""
     items = list(names)

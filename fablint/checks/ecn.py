@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from fablint.checks.base import Context, Rule, fmt_ports, register
+from fablint.checks.base import Context, Rule, fmt_ports, fmt_where, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Aqm, BufferProfile, Device, Interface, Queue, SourceRef
 from fablint.policy import EcnBounds, EcnPolicy
@@ -553,8 +553,7 @@ class EcnThresholdBaseline(Rule):
             if not issues:
                 continue
             first = ports[0]
-            where = first.name if len(ports) == 1 else (
-                f"{len(ports)} ports ({fmt_ports(p.name for p in ports)})")
+            where = fmt_where((p.name for p in ports), 8)
             speed = "any speed" if key_class == "any" else key_class
             queue = first.qos.queues.get(queue_id)
             yield self.finding(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_ports, fmt_priorities, fmt_ranges, register
+from fablint.checks.base import Context, Rule, fmt_priorities, fmt_ranges, fmt_where, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Device, Interface
 
@@ -192,8 +192,7 @@ class PfcOnLossyPriority(Rule):
         for (error, unused_prios, carries, *_), members in groups.items():
             iface, _, _, refs, fix = members[0]
             ports = [m[0].name for m in members]
-            where = iface.name if len(ports) == 1 else (
-                f"{len(ports)} ports ({fmt_ports(ports, 4)})")
+            where = fmt_where(ports)
             if error:
                 message = (f"PFC pauses lossy priority {fmt_priorities(error)} on {where}: "
                            f"{carries}")

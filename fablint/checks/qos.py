@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from fablint.checks.base import (
     Context,
     Rule,
-    fmt_ports,
     fmt_priorities,
     fmt_ranges,
+    fmt_where,
     policy_bindings,
     register,
 )
@@ -149,8 +149,7 @@ class RoceDscpLossless(Rule):
                 f"DSCP {d} -> {'no class (default)' if tc is None else f'traffic class {tc}'}"
                 for d, tc in wrong
             )
-            where = first.name if len(ports) == 1 else (
-                f"{len(ports)} ports ({_names(ports)})")
+            where = fmt_where(p.name for p in ports)
             yield self.finding(
                 device, first.name if len(ports) == 1 else (maps.name or "qos map"),
                 _maps_ref(maps, wrong[0][0], first),
@@ -306,8 +305,7 @@ class CnpClassDistinctStrict(Rule):
         for (profile, queue_id, scheduling, name, dscp, tc), ports in slow.items():
             iface, queue = ports[0]
             names = list(dict.fromkeys(p.name for p, _ in ports))
-            where = iface.name if len(names) == 1 else (
-                f"{len(names)} ports ({fmt_ports(names, 4)})")
+            where = fmt_where(names)
             params: dict[str, object] = {"interface": iface.name, "queue": queue_id,
                                          "profile": profile, "queue_name": name}
             if len(names) > 1 and not profile:

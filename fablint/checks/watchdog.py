@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_ports, fmt_priorities, register
+from fablint.checks.base import Context, Rule, fmt_priorities, fmt_where, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Device, Interface, SourceRef, Watchdog
 
@@ -60,8 +60,7 @@ class PfcWatchdogEnabled(Rule):
             groups.setdefault(key, []).append(iface)
         for (enabled, active, uncovered, profile, has_timeout), ports in groups.items():
             first = ports[0]
-            where = first.name if len(ports) == 1 else (
-                f"{len(ports)} ports ({fmt_ports([p.name for p in ports], 4)})")
+            where = fmt_where(p.name for p in ports)
             message = (
                 f"no PFC watchdog on {where}, which "
                 f"{'pause' if len(ports) > 1 else 'pauses'} priority {fmt_priorities(active)}"
