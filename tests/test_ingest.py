@@ -275,3 +275,10 @@ def test_demo_fabric_has_six_uniquely_named_devices() -> None:
     fabric = _fabric(parse_all(discover([str(DEMO)])))
     assert sorted(fabric.devices) == ["leaf1", "leaf2", "leaf3", "leaf4", "spine1", "spine2"]
     assert not fabric.problems
+
+
+def test_parser_registry_names_match_the_parsers() -> None:
+    """The lazy registry names each format without importing it; the names must be right."""
+    from fablint.parsers import PARSERS
+
+    assert [PARSERS[name].name for name in PARSERS] == list(PARSERS)

@@ -1,34 +1,63 @@
-"""Input formats: a parser per format, chosen from the file's content."""
+"""Input formats: a parser per format, chosen from the file's content.
+
+The registry imports a parser's module the first time that format is asked for: detection tries
+the formats in order and stops at the first that is certain, so a fabric of EOS configurations
+never pays for importing the InfiniBand, host or OpenSM parsers (about 80 ms of start-up).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
+
 from fablint.parsers.base import ParseError, Parser, ParseResult
-from fablint.parsers.eos import EosParser
-from fablint.parsers.host_facts import HostFactsParser
-from fablint.parsers.ib_subnet_list import IbSubnetListParser
-from fablint.parsers.iblinkinfo import IblinkinfoParser
-from fablint.parsers.ibnetdiscover import IbnetdiscoverParser, IbnetdiscoverPortsParser
-from fablint.parsers.lldp import LldpParser
-from fablint.parsers.mlnx_qos import MlnxQosParser
-from fablint.parsers.nxos import NxosParser
-from fablint.parsers.opensm_conf import OpenSmConfParser, PartitionsParser, QosPolicyParser
-from fablint.parsers.sonic import SonicParser
-from fablint.parsers.sysfs_ecn import SysfsEcnParser
 
-PARSERS: dict[str, Parser] = {
-    p.name: p for p in (EosParser(), NxosParser(), SonicParser(), LldpParser())
-}
+_FORMATS: tuple[tuple[str, str, str], ...] = (
+    # Switch configurations and LLDP tables.
+    ("eos", "eos", "EosParser"),
+    ("nxos", "nxos", "NxosParser"),
+    ("sonic", "sonic", "SonicParser"),
+    ("lldp", "lldp", "LldpParser"),
+    # GPU host NIC facts: three formats, merged per host (host_facts.py).
+    ("mlnx_qos", "mlnx_qos", "MlnxQosParser"),
+    ("sysfs_ecn", "sysfs_ecn", "SysfsEcnParser"),
+    ("host-facts", "host_facts", "HostFactsParser"),
+    # InfiniBand subnet manager files, read together per SM (opensm_conf.py).
+    ("opensm", "opensm_conf", "OpenSmConfParser"),
+    ("opensm-partitions", "opensm_conf", "PartitionsParser"),
+    ("opensm-qos-policy", "opensm_conf", "QosPolicyParser"),
+    # InfiniBand discovery dumps: one dump, many IB nodes and the links between them.
+    ("ibnetdiscover", "ibnetdiscover", "IbnetdiscoverParser"),
+    ("ibnetdiscover-ports", "ibnetdiscover", "IbnetdiscoverPortsParser"),
+    ("iblinkinfo", "iblinkinfo", "IblinkinfoParser"),
+    ("ib-subnet-list", "ib_subnet_list", "IbSubnetListParser"),
+)
+"""(format id, module under fablint.parsers, class), in detection order."""
+
+
+class _Registry(Mapping[str, Parser]):
+    """Format id -> parser, importing each parser on first use."""
+
+    def __init__(self, formats: tuple[tuple[str, str, str], ...]) -> None:
+        self._where = {name: (module, cls) for name, module, cls in formats}
+        self._loaded: dict[str, Parser] = {}
+
+    def __getitem__(self, name: str) -> Parser:
+        parser = self._loaded.get(name)
+        if parser is None:
+            module, cls = self._where[name]
+            parser = self._loaded[name] = getattr(
+                import_module(f"fablint.parsers.{module}"), cls)()
+        return parser
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
+PARSERS: Mapping[str, Parser] = _Registry(_FORMATS)
 """Format id -> parser. ``--vendor`` takes these ids."""
-# GPU host NIC facts: three formats, merged per host (fablint/parsers/host_facts.py).
-PARSERS.update({p.name: p for p in (MlnxQosParser(), SysfsEcnParser(), HostFactsParser())})
-
-# InfiniBand subnet manager: opensm.conf, partitions.conf, qos-policy.conf, read together
-# per SM (fablint/parsers/opensm_conf.py).
-PARSERS.update({p.name: p for p in (OpenSmConfParser(), PartitionsParser(),
-                                      QosPolicyParser())})
-
-# InfiniBand discovery dumps: one dump, many IB nodes and the links between them.
-PARSERS.update({p.name: p for p in (IbnetdiscoverParser(), IbnetdiscoverPortsParser(),
-                                    IblinkinfoParser(), IbSubnetListParser())})
 
 __all__ = ["PARSERS", "ParseError", "ParseResult", "Parser"]
