@@ -377,6 +377,7 @@ def parse_command(
         "lines": outcome.input.lines,
         "unknown_lines": outcome.input.unknown_lines,
         "devices": [d.model_dump(mode="json") for d in outcome.devices],
+        "ib_nodes": [n.model_dump(mode="json", exclude_defaults=True) for n in outcome.ib_nodes],
         "links": [link.model_dump(mode="json", exclude_defaults=True) for link in outcome.links],
         "problems": [p.model_dump(mode="json") for p in outcome.problems],
     }

@@ -4,6 +4,7 @@ and width tables, and junk, truncated and binary input (only ParseError may esca
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -502,3 +503,15 @@ def test_rules_find_every_fault_planted_in_a_generated_fabric(tmp_path: Path) ->
         assert any(f.rule == rule and (node in f.message or node == f.device) for f in found), \
             (rule, node, what)
     assert {f.rule for f in found} == {"IB001", "IB002", "IB004", "IB007", "IB008", "IB009"}
+
+
+def test_parse_command_shows_ib_nodes_and_the_summary_counts_them() -> None:
+    from typer.testing import CliRunner
+
+    from fablint.cli import app
+
+    dump = FIXTURES / "ib" / "ibtopotool-3-ufm-lab.topo"
+    parsed = json.loads(CliRunner().invoke(app, ["parse", str(dump)]).stdout)
+    assert parsed["ib_nodes"] and parsed["links"]
+    linted = CliRunner().invoke(app, ["lint", str(dump), "--format", "json"])
+    assert json.loads(linted.stdout)["summary"]["ib_nodes"] == len(parsed["ib_nodes"])

@@ -61,6 +61,7 @@ class JsonSummary(_Strict):
     baselined: int
     files: int
     devices: int
+    ib_nodes: int = Field(default=0, description="InfiniBand nodes read from discovery dumps.")
     unparsed_files: int
     by_rule: dict[str, int]
     exit_code: int
