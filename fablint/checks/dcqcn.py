@@ -163,7 +163,10 @@ class Cabling:
 
     def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
         index: dict[tuple[str, str], tuple[str, str]] = {}
-        for link in self.fabric.links:
+        # The topology's cables carry the names the devices use (``Et1`` in an LLDP table is
+        # the switch's ``Ethernet1``); raw links only when no topology was built.
+        topology = self.fabric.topology
+        for link in topology.cables if topology is not None else self.fabric.links:
             for near, far in ((link.a, link.b), (link.b, link.a)):
                 index.setdefault((near.device, near.interface), (far.device, far.interface))
         for switch in self.switches.values():
@@ -333,6 +336,8 @@ class NicSwitchDscpMatch(FabricRule):
     """
 
     id = "QOS005"
+    needs_topology = True
+    """NICs are paired with switch ports through the cabling (LLDP, DEVICE_NEIGHBOR)."""
     name = "nic-switch-dscp-match"
     title = "NIC RoCE/CNP marking or trust differs from the profile or switch"
     severity = Severity.ERROR
@@ -471,6 +476,8 @@ class NicPfcMatch(FabricRule):
     """
 
     id = "PFC006"
+    needs_topology = True
+    """NICs are paired with switch ports through the cabling (LLDP, DEVICE_NEIGHBOR)."""
     name = "nic-pfc-match"
     title = "NIC PFC priorities differ from the profile or switch port"
     severity = Severity.ERROR

@@ -155,6 +155,8 @@ class HostPortMtu(FabricRule):
     """
 
     id = "MTU002"
+    needs_topology = True
+    """NICs are paired with switch ports through the cabling (LLDP, DEVICE_NEIGHBOR)."""
     name = "host-port-mtu"
     title = "Switch port MTU below the MTU of the host NIC cabled to it"
     severity = Severity.ERROR
