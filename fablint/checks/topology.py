@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
@@ -60,9 +60,8 @@ def _other(cable: Cable, name: str) -> str:
     return cable.b.device if cable.a.device == name else cable.a.device
 
 
-def _fabrics(topo: Topology) -> list[set[str]]:
-    """Nodes joined by cables: one set per separate fabric in the inputs (a run may mix
-    several, such as a front-end and a back-end network, which are judged apart)."""
+def _components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
+    """Union-find over ``pairs``: returns each name's component representative."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -71,8 +70,15 @@ def _fabrics(topo: Topology) -> list[set[str]]:
             x = parent[x]
         return x
 
-    for cable in topo.cables:
-        parent[find(cable.a.device)] = find(cable.b.device)
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    return find
+
+
+def _fabrics(topo: Topology) -> list[set[str]]:
+    """Nodes joined by cables: one set per separate fabric in the inputs (a run may mix
+    several, such as a front-end and a back-end network, which are judged apart)."""
+    find = _components((c.a.device, c.b.device) for c in topo.cables)
     groups: dict[str, set[str]] = defaultdict(set)
     for name in topo.nodes:
         groups[find(name)].add(name)
@@ -82,17 +88,8 @@ def _fabrics(topo: Topology) -> list[set[str]]:
 def _groups(nics: dict[str, list[tuple[int, str, Cable]]]
             ) -> list[dict[str, list[tuple[int, str, Cable]]]]:
     """Servers grouped by the leaves they share (connected through common leaves)."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for host, entries in nics.items():
-        for _, leaf, _ in entries:
-            parent[find(host)] = find("leaf:" + leaf)
+    find = _components((host, "leaf:" + leaf)
+                       for host, entries in nics.items() for _, leaf, _ in entries)
     groups: dict[str, dict[str, list[tuple[int, str, Cable]]]] = defaultdict(dict)
     for host, entries in nics.items():
         groups[find(host)][host] = entries

@@ -18,6 +18,14 @@ class ParseError(Exception):
         self.message = message
 
 
+def reject_nul(text: str, path: str, message: str) -> None:
+    """Raise ParseError at the line of the first NUL byte: binary data in a text input is
+    damage, never a value to read."""
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise ParseError(path, text.count("\n", 0, nul) + 1, message)
+
+
 @dataclass
 class ParseResult:
     devices: list[Device]

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from fablint import units
 from fablint.model import Device, ParseProblem, PortMatch, QosSettings, SourceRef
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_qos, new_queue, new_watchdog, overlay
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
@@ -378,9 +378,7 @@ class _EosBuilder:
     # -- main loop -----------------------------------------------------------------------
 
     def run(self, text: str) -> ParseResult:
-        if "\x00" in text:
-            line = text.count("\n", 0, text.index("\x00")) + 1
-            raise ParseError(self.path, line, "binary data (NUL byte) in a text configuration")
+        reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
         context = _Context(-1, self.h_top)
         stack = self.stack = [context]  # 'context' is stack[-1], kept in step with it
         path = self.path

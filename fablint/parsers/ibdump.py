@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from fablint.model import IbNode, Link, ParseProblem, SourceRef, ib_rate_mbps
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.base import ParseError, ParseResult, reject_nul
 
 Obj = dict[str, Any]
 
@@ -191,7 +191,5 @@ def _name(node: Obj) -> str:
 
 def check_text(text: str, path: str) -> str:
     """The text without a leading BOM; a NUL byte is damage, reported with its line."""
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise ParseError(path, line, "binary data (NUL byte) in an InfiniBand dump")
+    reject_nul(text, path, "binary data (NUL byte) in an InfiniBand dump")
     return text.removeprefix("\ufeff")

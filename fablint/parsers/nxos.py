@@ -53,7 +53,7 @@ from pydantic import ValidationError
 
 from fablint import units
 from fablint.model import Device, ParseProblem, QosSettings, Queue, SourceRef
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_qos, new_queue
 from fablint.parsers.cisco_acl import NAMED_DSCP, AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
@@ -290,9 +290,7 @@ class _NxosBuilder:
     # -- main loop -----------------------------------------------------------------------
 
     def run(self, text: str) -> ParseResult:
-        if "\x00" in text:
-            line = text.count("\n", 0, text.index("\x00")) + 1
-            raise ParseError(self.path, line, "binary data (NUL byte) in a text configuration")
+        reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
         lines = self.scan(text)
         self.finish()
         try:

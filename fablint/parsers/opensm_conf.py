@@ -24,7 +24,7 @@ from pathlib import PurePath
 from typing import Any, ClassVar
 
 from fablint.model import Device, ParseProblem, SourceRef, Vendor
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import new_device
 from fablint.parsers.directives import SuppressionTracker
 from fablint.parsers.partitions import c_strtoul, parse_partitions, sniff_partitions
@@ -158,9 +158,7 @@ class ConfReader:
                                           kind="invalid-value"))
 
     def run(self, text: str) -> ConfReader:
-        if "\x00" in text:
-            raise ParseError(self.path, text[: text.index("\x00")].count("\n") + 1,
-                             "NUL byte in an opensm.conf: not a text configuration")
+        reject_nul(text, self.path, "NUL byte in an opensm.conf: not a text configuration")
         raw_lines = text.split("\n")
         self.lines = len(raw_lines) or 1
         for lineno, raw in enumerate(raw_lines, 1):

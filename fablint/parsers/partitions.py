@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from fablint.model import ParseProblem, SourceRef
-from fablint.parsers.base import ParseError
+from fablint.parsers.base import reject_nul
 from fablint.parsers.directives import SuppressionTracker
 
 Obj = dict[str, Any]
@@ -149,9 +149,7 @@ class PartitionsReader:
                                           kind="invalid-value"))
 
     def run(self, text: str) -> PartitionsReader:
-        if "\x00" in text:
-            raise ParseError(self.path, text[: text.index("\x00")].count("\n") + 1,
-                             "NUL byte in a partitions file: not a text configuration")
+        reject_nul(text, self.path, "NUL byte in a partitions file: not a text configuration")
         entry: _Entry | None = None
         raw_lines = text.split("\n")
         self.lines = len(raw_lines) or 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from fablint.model import ParseProblem, SourceRef
-from fablint.parsers.base import ParseError
+from fablint.parsers.base import reject_nul
 from fablint.parsers.partitions import c_strtoul
 
 SECTIONS = ("port-groups", "qos-setup", "qos-levels", "qos-match-rules", "qos-ulps")
@@ -41,9 +41,7 @@ class QosPolicyReader:
         self.unknown = 0
 
     def run(self, text: str) -> QosPolicyReader:
-        if "\x00" in text:
-            raise ParseError(self.path, text[: text.index("\x00")].count("\n") + 1,
-                             "NUL byte in a QoS policy file: not a text configuration")
+        reject_nul(text, self.path, "NUL byte in a QoS policy file: not a text configuration")
         section = None
         raw_lines = text.split("\n")
         self.lines = len(raw_lines)

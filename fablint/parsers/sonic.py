@@ -56,7 +56,7 @@ from pydantic import ValidationError
 
 from fablint import units
 from fablint.model import ClassMaps, Device, ParseProblem, SourceRef
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_queue, new_watchdog
 from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
 
@@ -282,9 +282,7 @@ def _without_surrogates(text: str) -> str:
 
 def load_document(text: str, path: str) -> Document:
     """Load one CONFIG_DB JSON text. Raises ParseError when it is not a usable JSON object."""
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise ParseError(path, line, "binary data (NUL byte) in a JSON document")
+    reject_nul(text, path, "binary data (NUL byte) in a JSON document")
     return _DocumentLoader(_without_surrogates(text), path).run()
 
 
