@@ -21,10 +21,12 @@ from fablint.fixes import attach_fixes
 from fablint.ingest import (
     FileOutcome,
     Unit,
+    brought,
     build_fabric,
     discover,
     group_units,
     parse_unit,
+    provisions,
     total_size,
 )
 from fablint.intent import Intent
@@ -141,6 +143,9 @@ class FilePlan:
     """Fabric rules whose per-device summaries the worker computes (``FabricRule``)."""
     topology: bool = False
     """Keep each device's port table (for the topology) in the worker's result."""
+    available: frozenset[str] = frozenset({"links", "hosts"})
+    """What the plan expects the inputs to bring (``fablint.parsers.PROVIDES``); a unit that
+    brings more makes the run start again with a plan that expects it."""
 
 
 @dataclass
@@ -155,6 +160,8 @@ class FileResult(FileOutcome):
     """Device -> its port table, when the topology is wanted."""
     ib_names: dict[str, IbName] = field(default_factory=dict)
     """IB node key -> its kind and description, when the topology is wanted."""
+    brought: set[str] = field(default_factory=set)
+    """What the unit brings besides switch configurations (``fablint.ingest.brought``)."""
 
 
 def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
@@ -211,6 +218,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         suppressions=suppressions, used=used, suppressed=suppressed, summaries=summaries,
         ports={d.name: port_table(d) for d in outcome.devices} if plan.topology else {},
         ib_names=ib_names(outcome.ib_nodes) if plan.topology else {},
+        brought=brought(outcome),
     )
 
 
@@ -218,25 +226,42 @@ def lint(options: LintOptions) -> LintResult:
     config = options.config
     rules = select_rules(options.select or config.select, [*config.ignore, *options.ignore])
     fabric_rules = [r for r in rules if r.scope == "fabric"]
-    # Fabric rules that work from per-device summaries let the device models stay in the
-    # workers; only the others need every device shipped back whole.
-    summarized = tuple(r.id for r in fabric_rules if issubclass(r, FabricRule))
     files = discover(options.paths, config.excluded if config.exclude else lambda _p: False)
-    plan = FilePlan(
+    formats: dict[str, str] = {}
+    units = group_units(files, options.vendor, formats)
+    # Cables and hosts are predicted from the formats grouping recognised; summaries and port
+    # tables that only matter with them are skipped when none is expected. A unit that brings
+    # what was not expected (a '.cfg' file holding an LLDP table) makes the run start again.
+    available = provisions(files, formats, options.vendor)
+    if options.intent is not None or options.topology:
+        available.add("links")
+    with gc_paused():
+        while True:
+            plan = _plan(options, rules, fabric_rules, frozenset(available))
+            done = map_files(analyse_unit, [(unit, plan) for unit in units],
+                             jobs=options.jobs, total_bytes=total_size(files))
+            results = [result for batch in done for result in batch]
+            found = set().union(*(result.brought for result in results))
+            if found <= available:
+                return _assemble(results, rules, fabric_rules, options)
+            available |= found
+
+
+def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type[Rule]],
+          available: frozenset[str]) -> FilePlan:
+    # Fabric rules that work from per-device summaries let the device models stay in the
+    # workers; only the others need every device shipped back whole. A summary is computed
+    # only where the inputs bring what its rule compares.
+    summarized = [r for r in fabric_rules if issubclass(r, FabricRule)]
+    return FilePlan(
         policy=options.policy,
         rule_ids=tuple(r.id for r in rules if r.scope == "device"),
         vendor=options.vendor,
         keep_devices=len(summarized) < len(fabric_rules) or options.keep_devices,
-        summary_rule_ids=summarized,
-        topology=_wants_topology(options, rules),
+        summary_rule_ids=tuple(r.id for r in summarized if r.requires <= available),
+        topology=_wants_topology(options, rules) and "links" in available,
+        available=available,
     )
-    with gc_paused():
-        done = map_files(
-            analyse_unit, [(unit, plan) for unit in group_units(files, options.vendor)],
-            jobs=options.jobs, total_bytes=total_size(files),
-        )
-        results = [result for batch in done for result in batch]
-        return _assemble(results, rules, fabric_rules, options)
 
 
 def _wants_topology(options: LintOptions, rules: list[type[Rule]]) -> bool:

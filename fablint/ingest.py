@@ -14,6 +14,7 @@ from pathlib import Path
 from fablint.collect import snapshot
 from fablint.model import Device, Fabric, IbNode, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
+from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
 from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_text
 from fablint.parsers.host_facts import HOST_FORMATS, is_host_input
@@ -38,13 +39,14 @@ class FileOutcome:
     problems: list[ParseProblem] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     extra_inputs: list[InputFile] = field(default_factory=list)
+    """The other files of a multi-file device (SONiC config_db.json + qos.json + …)."""
     ib_nodes: list[IbNode] = field(default_factory=list)
     """InfiniBand nodes of a discovery dump."""
-    """The other files of a multi-file device (SONiC config_db.json + qos.json + …)."""
 
     @property
     def inputs(self) -> list[InputFile]:
         return [self.input, *self.extra_inputs]
+
 
 
 Unit = list[tuple[str, bool]]
@@ -57,17 +59,19 @@ HOST_NEVER_SUFFIXES = frozenset({".json", ".cfg", ".conf"})
 """Suffixes no GPU host capture has; any other file is grouped when a host format claims it."""
 
 
-def group_units(files: list[tuple[str, bool]], forced: str | None = None) -> list[Unit]:
+def group_units(files: list[tuple[str, bool]], forced: str | None = None,
+                formats: dict[str, str] | None = None) -> list[Unit]:
     """Files to parse units, in input order: the fragments of one folder that a parser can
     merge (``parse_documents``) form one unit; every other file is a unit of its own.
 
     A fragment is recognised by its head alone, so grouping costs a 16 KB read per JSON file
-    (and per file that is not a ``.cfg``/``.conf``, which may be a GPU host capture).
+    (and per file that is not a ``.cfg``/``.conf``, which may be a GPU host capture). The
+    format recognised from each head it read goes into ``formats`` (path -> format id).
     """
     units: list[Unit] = []
     by_folder: dict[tuple[str, str], Unit] = {}
     for path, explicit in files:
-        name = _mergeable_format(path, forced)
+        name = _mergeable_format(path, forced, formats)
         if name is None:
             units.append([(path, explicit)])
             continue
@@ -80,7 +84,8 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None) -> lis
     return units
 
 
-def _mergeable_format(path: str, forced: str | None) -> str | None:
+def _mergeable_format(path: str, forced: str | None,
+                      formats: dict[str, str] | None = None) -> str | None:
     suffix = Path(path).suffix.lower()
     # GPU host captures (mlnx_qos output, sysfs dumps, host-facts YAML) carry any suffix but a
     # switch configuration's; their files in one folder are merged per host.
@@ -92,13 +97,37 @@ def _mergeable_format(path: str, forced: str | None) -> str | None:
             head = handle.read(SNIFF_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
     except OSError:
         return None
-    if suffix not in MERGEABLE_SUFFIXES and not (forced in HOST_FORMATS or is_host_input(head)):
+    mergeable = suffix in MERGEABLE_SUFFIXES or forced in HOST_FORMATS or is_host_input(head)
+    if not mergeable and formats is None:
         return None
     parser = detect(head, forced).parser
-    if parser is None or not hasattr(parser, "parse_documents"):
+    if parser is not None and formats is not None:
+        formats[path] = parser.name
+    if not mergeable or parser is None or not hasattr(parser, "parse_documents"):
         return None
     group_key = getattr(parser, "group_key", None)  # formats that group across parsers
     return group_key(path) if group_key is not None else parser.name
+
+
+def brought(outcome: FileOutcome) -> set[str]:
+    """What a parsed unit brings besides switch configurations (see ``PROVIDES``)."""
+    out = set()
+    if outcome.links or outcome.ib_nodes or any(
+            i.neighbor is not None for d in outcome.devices for i in d.interfaces.values()):
+        out.add("links")
+    if any(d.host is not None for d in outcome.devices):
+        out.add("hosts")
+    return out
+
+
+def provisions(files: list[tuple[str, bool]], formats: dict[str, str],
+               forced: str | None = None) -> set[str]:
+    """What the inputs are expected to bring besides switch configurations (``PROVIDES``):
+    from the formats ``group_units`` recognised. A ``.cfg`` file is taken for a switch
+    configuration without reading it; the parse tells for sure (``brought``)."""
+    if forced:
+        return {PROVIDES[forced]} if forced in PROVIDES else set()
+    return {PROVIDES[f] for f in formats.values() if f in PROVIDES}
 
 
 def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[FileOutcome]:

@@ -229,6 +229,10 @@ class FabricRule(Rule):
     """
 
     scope: ClassVar[str] = "fabric"
+    requires: ClassVar[frozenset[str]] = frozenset()
+    """What the inputs must bring for ``compare`` to have anything to compare: ``links``
+    (cables, from LLDP tables, SONiC neighbours, InfiniBand dumps or an intended topology) or
+    ``hosts`` (GPU host NIC facts). Without it, the engine skips ``summarize``."""
 
     def summarize(self, device: Device, ctx: Context) -> Any:
         """The compact facts of ``device`` that ``compare`` needs (None: nothing to compare)."""

@@ -338,6 +338,7 @@ class NicSwitchDscpMatch(FabricRule):
     id = "QOS005"
     needs_topology = True
     """NICs are paired with switch ports through the cabling (LLDP, DEVICE_NEIGHBOR)."""
+    requires = frozenset({"hosts"})
     name = "nic-switch-dscp-match"
     title = "NIC RoCE/CNP marking or trust differs from the profile or switch"
     severity = Severity.ERROR
@@ -478,6 +479,7 @@ class NicPfcMatch(FabricRule):
     id = "PFC006"
     needs_topology = True
     """NICs are paired with switch ports through the cabling (LLDP, DEVICE_NEIGHBOR)."""
+    requires = frozenset({"hosts"})
     name = "nic-pfc-match"
     title = "NIC PFC priorities differ from the profile or switch port"
     severity = Severity.ERROR

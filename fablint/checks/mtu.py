@@ -157,6 +157,7 @@ class HostPortMtu(FabricRule):
     id = "MTU002"
     needs_topology = True
     """NICs are paired with switch ports through the cabling (LLDP, DEVICE_NEIGHBOR)."""
+    requires = frozenset({"hosts"})
     name = "host-port-mtu"
     title = "Switch port MTU below the MTU of the host NIC cabled to it"
     severity = Severity.ERROR

@@ -30,6 +30,7 @@ class TopologyRule(FabricRule):
 
     vendors = ("eos", "nxos", "sonic", "lldp")
     needs_topology: bool = True
+    requires = frozenset({"links"})
 
     def summarize(self, device: Device, ctx: Context) -> Any:
         return None

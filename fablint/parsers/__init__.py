@@ -60,4 +60,14 @@ class _Registry(Mapping[str, Parser]):
 PARSERS: Mapping[str, Parser] = _Registry(_FORMATS)
 """Format id -> parser. ``--vendor`` takes these ids."""
 
-__all__ = ["PARSERS", "ParseError", "ParseResult", "Parser"]
+PROVIDES: dict[str, str] = {
+    **dict.fromkeys(("lldp", "sonic", "ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo",
+                     "ib-subnet-list"), "links"),
+    **dict.fromkeys(("mlnx_qos", "sysfs_ecn", "host-facts"), "hosts"),
+}
+"""Format id -> what its inputs can bring to a fabric besides switch configurations: cables
+(``links``: LLDP tables, SONiC ``DEVICE_NEIGHBOR``, InfiniBand dumps) or GPU hosts (``hosts``).
+Fabric rules that compare across cables or with hosts are skipped when no input brings them
+(``fablint.engine``)."""
+
+__all__ = ["PARSERS", "PROVIDES", "ParseError", "ParseResult", "Parser"]
