@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fablint.checks import REGISTRY, Context, Rule
 from fablint.checks.base import DeviceSummary, FabricRule
@@ -29,19 +30,14 @@ from fablint.ingest import (
     provisions,
     total_size,
 )
-from fablint.intent import Intent
 from fablint.model import Fabric, ParseProblem, Suppression
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
-from fablint.topology import (
-    IbName,
-    PortTable,
-    build_topology,
-    configured_links,
-    ib_names,
-    port_table,
-)
+
+if TYPE_CHECKING:
+    from fablint.intent import Intent
+    from fablint.topology import IbName, PortTable
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -195,6 +191,8 @@ class _LineCache:
 
 
 def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
+    if plan.topology:  # cabling is imported only by the runs that use it
+        from fablint.topology import ib_names, port_table
     ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}, links=outcome.links,
                                 ib_nodes=outcome.ib_nodes),
                   policy=plan.policy)
@@ -274,6 +272,8 @@ def _assemble(
 ) -> LintResult:
     """Put the per-file results together and finish the run in the parent process."""
     config = options.config
+    from fablint.topology import build_topology, configured_links
+
     fabric, renames = build_fabric(results)
     ports = {renames.get((result.input.path, name), name): table
              for result in results for name, table in result.ports.items()}

@@ -17,7 +17,6 @@ from fablint.parallel import map_files
 from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
 from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_text
-from fablint.parsers.host_facts import HOST_FORMATS, is_host_input
 
 # Files in a folder that are obviously not device inputs.
 SKIP_SUFFIXES = frozenset({
@@ -97,7 +96,11 @@ def _mergeable_format(path: str, forced: str | None,
             head = handle.read(SNIFF_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
     except OSError:
         return None
-    mergeable = suffix in MERGEABLE_SUFFIXES or forced in HOST_FORMATS or is_host_input(head)
+    mergeable = suffix in MERGEABLE_SUFFIXES or PROVIDES.get(forced or "") == "hosts"
+    if not mergeable:
+        from fablint.parsers.host_facts import is_host_input  # no import for '.cfg' fabrics
+
+        mergeable = is_host_input(head)
     if not mergeable and formats is None:
         return None
     parser = detect(head, forced).parser

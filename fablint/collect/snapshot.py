@@ -37,9 +37,13 @@ CommandStatus = Literal["ok", "failed", "skipped"]
 
 
 class CommandRecord(BaseModel):
-    """One command run on one device."""
+    """One command run on one device.
 
-    model_config = ConfigDict(extra="ignore")
+    The snapshot models are built on first use (``defer_build``): most lint runs read no
+    snapshot, and building them costs every run a few milliseconds of start-up.
+    """
+
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     command: str
     kind: str
@@ -58,7 +62,7 @@ class CommandRecord(BaseModel):
 class DeviceRecord(BaseModel):
     """One device of a collection: where it is, how it went, what was saved."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     device: str
     folder: str
@@ -80,7 +84,7 @@ class DeviceRecord(BaseModel):
 
 
 class Manifest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     kind: Literal["fablint-snapshot"] = KIND
     version: int = MANIFEST_VERSION
@@ -175,6 +179,8 @@ def write_manifest(root: Path, manifest: Manifest) -> None:
 
 
 class SnapshotFile(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built by the runs that read a snapshot
+
     device: str
     command: str
     kind: str
@@ -183,6 +189,8 @@ class SnapshotFile(BaseModel):
 
 class SnapshotIndex(BaseModel):
     """What the manifest says about each file of one snapshot."""
+
+    model_config = ConfigDict(defer_build=True)
 
     root: str
     files: dict[str, SnapshotFile]
