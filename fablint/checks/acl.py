@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from fablint.checks.base import Context, Rule, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Acl, AclEntry, Device, Interface, MaskedMatch
+from fablint.model import Acl, AclEntry, AclVerdict, Device, Interface, MaskedMatch
 
 
 def _free_seq(acl: Acl, before: AclEntry | None) -> int | None:
@@ -54,12 +54,15 @@ class AclDropsRoce(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         port = ctx.policy.acl.roce_udp_port
+        verdicts: dict[str, AclVerdict] = {}  # one walk per list, however many ports apply it
         for iface in ctx.fabric_ports(device, ("layer3",)):
             for binding in iface.acls:
                 acl = device.acls.get(binding.name)
                 if acl is None or binding.family == "mac":
                     continue
-                verdict = acl.udp_dport_verdict(port)
+                verdict = verdicts.get(binding.name)
+                if verdict is None:
+                    verdict = verdicts[binding.name] = acl.udp_dport_verdict(port)
                 if verdict.action == "permit":
                     continue
                 direction = "inbound" if binding.direction == "in" else "outbound"

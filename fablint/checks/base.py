@@ -109,20 +109,92 @@ class Context:
         cached = self._ports.get(key)
         if cached is not None:
             return cached
-        layer3 = "layer3" in kinds
-        ports = []
-        for iface in device.interfaces.values():
-            if iface.kind not in ("physical", "port-channel"):
-                continue
-            if layer3:
-                if iface.port_channel and iface.kind == "physical":
-                    continue
-            elif iface.kind not in kinds:
-                continue
-            if self.is_fabric_port(device, iface):
-                ports.append(iface)
+        if "layer3" in kinds:
+            ports = [i for i in self._fabric_all(device)
+                     if not (i.port_channel and i.kind == "physical")]
+        else:
+            ports = [i for i in self._fabric_all(device) if i.kind in kinds]
         self._ports[key] = ports
         return ports
+
+    def _fabric_all(self, device: Device) -> list[Interface]:
+        """Every fabric port of ``device``, physical or port-channel: the port scope is judged
+        once per port, and each ``fabric_ports`` view is a filter of this list."""
+        key = (device.name, ("*",))
+        cached = self._ports.get(key)
+        if cached is None:
+            cached = self._ports[key] = [i for i in device.interfaces.values()
+                                         if self.is_fabric_port(device, i)]
+        return cached
+
+    def qos_groups(
+        self, device: Device, kinds: tuple[str, ...] = ("physical",)
+    ) -> list[list[Interface]]:
+        """``fabric_ports(device, kinds)`` grouped by QoS settings object, each group in port
+        order and the groups in the order of their first port.
+
+        Ports that share a QoS profile or policy share one settings object, so whatever a rule
+        derives from the QoS settings alone is the same for the whole group: a rule can judge
+        each group once, from its first port, instead of every port (a 64-port leaf has two or
+        three groups).
+        """
+        key = ("qos_groups", device.name, kinds)
+        cached = self._memo.get(key)
+        if cached is None:
+            cached = self._memo[key] = _by_qos(self.fabric_ports(device, kinds))
+        return cached  # type: ignore[return-value]
+
+    def all_qos_groups(self, device: Device) -> list[list[Interface]]:
+        """Every interface of ``device``, fabric port or not, grouped by QoS settings object
+        like ``qos_groups``: for rules that judge each settings object once."""
+        key = ("all_qos_groups", device.name)
+        cached = self._memo.get(key)
+        if cached is None:
+            cached = self._memo[key] = _by_qos(device.interfaces.values())
+        return cached  # type: ignore[return-value]
+
+    def port_order(self, device: Device) -> dict[int, int]:
+        """id(port) -> its place among the ports of ``device``: to put ports met group by
+        group (``qos_groups``) back in port order."""
+        key = ("port_order", device.name)
+        cached = self._memo.get(key)
+        if cached is None:
+            cached = self._memo[key] = {id(iface): n for n, iface
+                                        in enumerate(device.interfaces.values())}
+        return cached  # type: ignore[return-value]
+
+    def ports_with(
+        self, device: Device, judge: Callable[[Interface], T],
+        kinds: tuple[str, ...] = ("physical",),
+    ) -> list[tuple[Interface, T]]:
+        """The fabric ports (``fabric_ports(device, kinds)``, in order) for which ``judge``
+        finds something (a truthy value), each with what it found.
+
+        ``judge`` must look at the port's QoS settings only: it runs once per settings object
+        (``qos_groups``), on the first port that has it. Most devices have nothing for a given
+        rule, and then no port is visited at all.
+        """
+        found: dict[int, T] = {}
+        for ports in self.qos_groups(device, kinds):
+            value = judge(ports[0])
+            if value:
+                found[id(ports[0].qos)] = value
+        if not found:
+            return []
+        return [(iface, found[id(iface.qos)]) for iface in self.fabric_ports(device, kinds)
+                if id(iface.qos) in found]
+
+
+def _by_qos(ports: Iterable[Interface]) -> list[list[Interface]]:
+    """``ports`` grouped by QoS settings object, in the order of each group's first port."""
+    groups: dict[int, list[Interface]] = {}
+    for iface in ports:
+        members = groups.get(id(iface.qos))
+        if members is None:
+            groups[id(iface.qos)] = [iface]
+        else:
+            members.append(iface)
+    return list(groups.values())
 
 
 class Rule:

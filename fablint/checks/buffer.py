@@ -33,6 +33,11 @@ def _has_pg_buffers(device: Device) -> bool:
     return any(iface.buffer_pgs for iface in device.interfaces.values())
 
 
+def _has_queue_buffers(device: Device) -> bool:
+    """The input configures queue buffers on at least one port."""
+    return any(iface.buffer_queues for iface in device.interfaces.values())
+
+
 def _is_lossless_pg(device: Device, assignment: BufferAssignment) -> bool:
     """A priority group with lossless headroom: computed by the switch, or a lossless profile."""
     if assignment.dynamic:
@@ -371,6 +376,8 @@ class HeadroomVsCable(Rule):
     settings = ("buffer.headroom_mtu",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        if not device.buffer_profiles:
+            return  # no profile to judge (every EOS and NX-OS device)
         users: dict[str, list[tuple[int, Interface]]] = {}
         for iface in device.interfaces.values():
             if iface.kind != "physical" or not iface.admin_up:
@@ -438,6 +445,8 @@ class CableLengthSet(Rule):
     settings = ("buffer.fix_cable_length_m",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        if not _has_pg_buffers(device):
+            return
         for iface in device.interfaces.values():
             if iface.kind != "physical" or not iface.admin_up or iface.cable_length_m is not None:
                 continue
@@ -489,7 +498,7 @@ class LosslessEgressQueue(Rule):
     settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
-        if not any(iface.buffer_queues for iface in device.interfaces.values()):
+        if not _has_queue_buffers(device):
             return
         suggestion = _suggest_queue_profile(device)
         for iface in ctx.fabric_ports(device):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from fablint.checks.base import (
     Context,
@@ -26,8 +26,6 @@ from fablint.checks.base import (
 from fablint.checks.ecn import lossless_queues, speed_class
 from fablint.findings import Finding, Severity
 from fablint.model import Device, Interface, SourceRef, Threshold
-
-T = TypeVar("T")
 
 MAX_NAMED_PORTS = 8
 """Port names a summary keeps per value (the count is kept in full)."""
@@ -48,30 +46,65 @@ Facts = dict[Any, dict[Any, Usage]]
 """A device's summary: comparison group -> value -> the ports with that value."""
 
 
-def per_qos(ports: Iterable[Interface], facts: Callable[[Interface], T]) -> Iterator[
-        tuple[Interface, T]]:
-    """Each port with ``facts(port)``, computed once per QoS settings object: ports that share
-    one (a profile or policy applied unchanged) have the same PFC, queues and maps, and a
-    fabric has tens of thousands of ports but a handful of such objects per device."""
-    cache: dict[int, T] = {}
-    for iface in ports:
-        key = id(iface.qos)
-        if key not in cache:
-            cache[key] = facts(iface)
-        yield iface, cache[key]
+Entry = tuple[Any, Any, dict[Any, Any]]
+"""(comparison group, value, refs) of one port."""
 
 
-def tally(entries: Iterable[tuple[Any, Any, Interface, dict[Any, Any]]]) -> Facts:
-    """Group (group, value, port, refs) entries into a summary."""
-    facts: Facts = {}
-    for group, value, iface, refs in entries:
-        usage = facts.setdefault(group, {}).setdefault(value, Usage())
-        usage.count += 1
-        if len(usage.ports) < MAX_NAMED_PORTS:
-            usage.ports.append(iface.name)
-        if usage.count == 1:
-            usage.refs = refs
-    return facts
+def tally(ctx: Context, device: Device, groups: list[list[Interface]],
+          facts: Callable[[Interface], Iterable[Entry]]) -> Facts:
+    """Count the ports' facts into a summary, group by group.
+
+    ``groups`` are sets of ports that share their facts (ports with one QoS settings object:
+    ``Context.qos_groups``), each in port order, the sets in the order of their first port.
+    ``facts`` is computed once per set, from its first port, and counts for every port of it:
+    a leaf has tens of fabric ports but two or three such sets. The result is the same as
+    counting port by port: values in the order of the first port that has them, the refs of
+    that port, and the first few port names in port order.
+    """
+    out: Facts = {}
+    named: dict[int, list[Interface]] = {}
+    """id(usage) -> its first ports."""
+    order: dict[int, int] = {}
+    for ports in groups:
+        for group, value, refs in facts(ports[0]):
+            values = out.get(group)
+            if values is None:
+                values = out[group] = {}
+            usage = values.get(value)
+            if usage is None:
+                values[value] = usage = Usage(len(ports), [], refs)
+                named[id(usage)] = ports[:MAX_NAMED_PORTS]
+                continue
+            usage.count += len(ports)
+            # A value that several sets share: merge their first ports in port order, unless
+            # the names kept are complete and all come first.
+            kept = named[id(usage)]
+            order = order or ctx.port_order(device)
+            if len(kept) < MAX_NAMED_PORTS or order[id(ports[0])] < order[id(kept[-1])]:
+                named[id(usage)] = sorted([*kept, *ports[:MAX_NAMED_PORTS]],
+                                          key=lambda iface: order[id(iface)])[:MAX_NAMED_PORTS]
+    for values in out.values():
+        for usage in values.values():
+            usage.ports = [iface.name for iface in named[id(usage)]]
+    return out
+
+
+def by_speed(ctx: Context, device: Device, groups: list[list[Interface]]
+             ) -> list[list[Interface]]:
+    """``groups`` (as ``tally`` takes them) split further by port speed."""
+    parts: list[list[Interface]] = []
+    for ports in groups:
+        if len({iface.speed_mbps for iface in ports}) == 1:
+            parts.append(ports)
+            continue
+        speeds: dict[int | None, list[Interface]] = {}
+        for iface in ports:
+            speeds.setdefault(iface.speed_mbps, []).append(iface)
+        parts.extend(speeds.values())
+    if len(parts) > len(groups):
+        order = ctx.port_order(device)
+        parts.sort(key=lambda part: order[id(part[0])])
+    return parts
 
 
 @dataclass(frozen=True)
@@ -186,19 +219,17 @@ class PfcPrioritiesConsistent(FabricRule):
     settings = ("pfc.lossless_priorities",)
 
     def summarize(self, device: Device, ctx: Context) -> Facts:
-        return tally(("", facts[0], iface, facts[1])
-                     for iface, facts in per_qos(ctx.fabric_ports(device), self._paused)
-                     if facts is not None)
+        return tally(ctx, device, ctx.qos_groups(device), self._paused)
 
     @staticmethod
-    def _paused(iface: Interface) -> tuple[tuple[int, ...], dict[Any, Any]] | None:
+    def _paused(iface: Interface) -> list[Entry]:
         pfc = iface.qos.pfc
         active = pfc.active_priorities
         if not active:
-            return None
+            return []
         refs: dict[Any, Any] = {p: pfc.field_src.get(f"priority[{p}]") for p in active}
         refs["pfc"] = pfc.where("no_drop", "mode") or iface.src
-        return tuple(sorted(active)), refs
+        return [("", tuple(sorted(active)), refs)]
 
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         preferred = tuple(ctx.policy.pfc.lossless_priorities)
@@ -270,7 +301,7 @@ class DscpMapConsistent(FabricRule):
         roce = set(cls.roce_dscp)
         lossless = set(ctx.policy.pfc.lossless_priorities)
 
-        def classes(iface: Interface) -> list[tuple[int, int | None, dict[Any, Any]]]:
+        def classes(iface: Interface) -> list[Entry]:
             if iface.qos.trust not in (None, "dscp"):
                 return []  # QOS003's business: the port does not classify by DSCP at all
             maps = device.maps_for(iface)
@@ -284,9 +315,7 @@ class DscpMapConsistent(FabricRule):
                 out.append((dscp, tc, {"map": ref}))
             return out
 
-        return tally((dscp, tc, iface, refs)
-                     for iface, entries in per_qos(ctx.fabric_ports(device), classes)
-                     for dscp, tc, refs in entries)
+        return tally(ctx, device, ctx.qos_groups(device), classes)
 
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         # One finding per device and set of ports, listing every DSCP that differs there.
@@ -391,7 +420,8 @@ class EcnProfileConsistent(FabricRule):
     settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes", "ecn.fix_probability")
 
     def summarize(self, device: Device, ctx: Context) -> Facts:
-        def marking(iface: Interface) -> list[tuple[tuple[int, ...], Any, dict[Any, Any]]]:
+        def marking(iface: Interface) -> list[Entry]:
+            group = (speed_class(iface.speed_mbps), device.role)
             out = []
             for queue_id, prios in lossless_queues(device, iface, ctx).items():
                 queue = iface.qos.queues.get(queue_id)
@@ -400,12 +430,11 @@ class EcnProfileConsistent(FabricRule):
                     _size(ecn.max_threshold) if ecn else None)
                 if ecn is not None and not _reversed(low, high):
                     value = (low, high, ecn.probability)
-                    out.append((tuple(prios), value, {"ecn": ecn.src}))
+                    out.append(((*group, tuple(prios)), value, {"ecn": ecn.src}))
             return out
 
-        return tally(((speed_class(iface.speed_mbps), device.role, prios), value, iface, refs)
-                     for iface, queues in per_qos(ctx.fabric_ports(device), marking)
-                     for prios, value, refs in queues)
+        # The group is per port speed: ports of one QoS settings object may differ in speed.
+        return tally(ctx, device, by_speed(ctx, device, ctx.qos_groups(device)), marking)
 
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         ecn = ctx.policy.ecn

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from fablint.checks.base import Context, Rule, fmt_ports, fmt_where, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Aqm, BufferProfile, Device, Interface, Queue, SourceRef
+from fablint.model import Aqm, BufferProfile, Device, Interface, QosSettings, Queue, SourceRef
 from fablint.policy import EcnBounds, EcnPolicy
 
 
@@ -27,6 +27,26 @@ def _lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int
     for prio in sorted(priorities):
         queues.setdefault(device.queue_for_priority(prio, iface), []).append(prio)
     return queues
+
+
+def _unmarked(device: Device, iface: Interface, ctx: Context
+              ) -> list[tuple[int, list[int], Queue | None]]:
+    """(queue id, priorities, queue) of the port's lossless queues that do not mark ECN."""
+    queues = iface.qos.queues
+    return [(queue_id, prios, queues.get(queue_id))
+            for queue_id, prios in lossless_queues(device, iface, ctx).items()
+            if not _marks(queues.get(queue_id))]
+
+
+def _marks(queue: Queue | None) -> bool:
+    return queue is not None and queue.ecn is not None
+
+
+def _dropping(device: Device, iface: Interface, ctx: Context) -> list[tuple[int, Queue, Aqm]]:
+    """(queue id, queue, its WRED) of the port's lossless queues that drop with WRED."""
+    queues = iface.qos.queues
+    return [(queue_id, queue, queue.wred) for queue_id in lossless_queues(device, iface, ctx)
+            if (queue := queues.get(queue_id)) is not None and queue.wred is not None]
 
 
 def _ecn_fix(device: Device, iface: Interface, queue_id: int, ctx: Context) -> FixIntent:
@@ -92,11 +112,8 @@ class EcnOnLosslessQueue(Rule):
             return
         # Ports whose queue comes from the same profile or line share one finding.
         groups: dict[tuple[str, object, int], list[tuple[Interface, list[int]]]] = {}
-        for iface in ctx.fabric_ports(device):
-            for queue_id, prios in lossless_queues(device, iface, ctx).items():
-                queue = iface.qos.queues.get(queue_id)
-                if queue is not None and queue.ecn is not None:
-                    continue
+        for iface, queues in ctx.ports_with(device, lambda port: _unmarked(device, port, ctx)):
+            for queue_id, prios, queue in queues:
                 profile = device.profile_of(iface, "queues")
                 key: tuple[str, object, int] = (
                     ("profile", profile, queue_id) if profile is not None
@@ -158,14 +175,11 @@ class WredDropsLossless(Rule):
     settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
-        for iface in ctx.fabric_ports(device):
-            for queue_id in lossless_queues(device, iface, ctx):
-                queue = iface.qos.queues.get(queue_id)
-                if queue is None or queue.wred is None:
-                    continue
+        for iface, queues in ctx.ports_with(device, lambda port: _dropping(device, port, ctx)):
+            for queue_id, queue, wred in queues:
                 marks = queue.ecn is not None
                 yield self.finding(
-                    device, f"{iface.name} queue {queue_id}", queue.wred.src or queue.src,
+                    device, f"{iface.name} queue {queue_id}", wred.src or queue.src,
                     f"WRED drops packets on lossless queue {queue_id} of {iface.name}"
                     + (" (ECN marking is also on: non-ECN packets are dropped)" if marks else ""),
                     severity=Severity.WARNING if marks else None,
@@ -173,30 +187,37 @@ class WredDropsLossless(Rule):
                         "interface": iface.name,
                         "queue": queue_id,
                         "queue_name": queue.name,
-                        "aqm_profile": queue.wred.profile,
+                        "aqm_profile": wred.profile,
                         "profile": device.profile_of(iface, "queues"),
                         "then": None if marks else _ecn_fix(device, iface, queue_id, ctx).params,
                     }),
                 )
 
 
-def _all_queues(device: Device) -> Iterator[tuple[str, Queue, dict[str, str | None]]]:
-    """Every queue: in QoS profiles first, then on ports, with where a fix would go.
+def _all_queues(device: Device, ctx: Context) -> Iterator[
+        tuple[Queue, QosSettings | None, Interface | None]]:
+    """Every queue with the QoS profile it is in, else the port it is on: in QoS profiles
+    first, then on ports.
 
     Ports that share one QoS object (the same profile, nothing of their own) are visited once.
     """
     for profile in device.qos_profiles.values():
         for queue in profile.queues.values():
-            yield (f"qos profile {profile.name} queue {queue.id}", queue,
-                   {"profile": profile.name, "interface": None})
-    seen: set[int] = set()
-    for iface in device.interfaces.values():
-        if not iface.qos.queues or id(iface.qos) in seen:
-            continue
-        seen.add(id(iface.qos))
-        for queue in iface.qos.queues.values():
-            target = {"profile": None, "interface": iface.name}
-            yield f"{iface.name} queue {queue.id}", queue, target
+            yield queue, profile, None
+    for ports in ctx.all_qos_groups(device):
+        for queue in ports[0].qos.queues.values():
+            yield queue, None, ports[0]
+
+
+def _queue_owner(queue: Queue, profile: QosSettings | None, iface: Interface | None
+                 ) -> tuple[str, dict[str, str | None]]:
+    """How findings name a queue of ``_all_queues``, and where a fix would go (only worked
+    out for the queues that have a finding)."""
+    if profile is not None:
+        return (f"qos profile {profile.name} queue {queue.id}",
+                {"profile": profile.name, "interface": None})
+    assert iface is not None
+    return f"{iface.name} queue {queue.id}", {"profile": None, "interface": iface.name}
 
 
 def _compare(aqm: Aqm) -> tuple[float, float, str] | None:
@@ -312,7 +333,7 @@ class EcnThresholdOrder(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         allow_step = ctx.policy.ecn.allow_step_marking
         seen: set[SourceRef | None] = set()
-        for obj, queue, target in _all_queues(device):
+        for queue, profile, iface in _all_queues(device, ctx):
             for kind, aqm in (("ECN", queue.ecn), ("WRED", queue.wred)):
                 if aqm is None or aqm.src in seen:
                     continue
@@ -320,6 +341,7 @@ class EcnThresholdOrder(Rule):
                 issues = _curve_issues(kind, aqm, allow_step)
                 if not issues:
                     continue
+                obj, target = _queue_owner(queue, profile, iface)
                 severity = _severity_rank(issues)
                 yield self.finding(
                     device, obj, aqm.src,

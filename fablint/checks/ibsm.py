@@ -315,12 +315,12 @@ class RoutingEngineUnknown(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         known = ctx.policy.ib_sm.routing_engines
-        by_lower = {k.lower(): k for k in known}
         for device, cfg in _configs(ctx):
             engines = cfg.routing_engines or []
             unknown = [e for e in engines if e not in known]
             if not unknown:
                 continue
+            by_lower = {k.lower(): k for k in known}
             fixed = [by_lower.get(e.lower(), e) for e in engines]
             fixed = [e for e in dict.fromkeys(fixed) if e in known]
             hints = [f"{e} (names are case-sensitive: {by_lower[e.lower()]})"

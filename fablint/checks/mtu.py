@@ -85,8 +85,10 @@ class LosslessClassMtu(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         qos = device.qos
+        if not qos.class_mtu:
+            return
         ports = [p for p in ctx.fabric_ports(device) if p.qos.pfc.active_priorities]
-        if not qos.class_mtu or not ports:
+        if not ports:
             return
         minimum = ctx.policy.mtu.lossless_class_min
         lossless = set(ctx.policy.pfc.lossless_priorities)

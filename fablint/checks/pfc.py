@@ -54,11 +54,9 @@ class PfcLosslessPriorities(Rule):
         lossless = set(ctx.policy.pfc.lossless_priorities)
         if not lossless:
             return
-        for iface in ctx.fabric_ports(device):
+        for iface, missing in ctx.ports_with(
+                device, lambda port: lossless - port.qos.pfc.active_priorities):
             pfc = iface.qos.pfc
-            missing = lossless - pfc.active_priorities
-            if not missing:
-                continue
             prios = fmt_priorities(missing)
             if pfc.disabled_by is not None:
                 message = (
@@ -145,11 +143,9 @@ class PfcOnLossyPriority(Rule):
         # Ports paused the same way by the same profile or policy make one finding that names
         # them (SONiC writes pfc_enable per port: a stock "3,4" would be one finding per port).
         groups: dict[tuple[object, ...], list[tuple[Interface, str, bool, list, FixIntent]]] = {}
-        for iface in ctx.fabric_ports(device):
+        for iface, extra in ctx.ports_with(
+                device, lambda port: port.qos.pfc.active_priorities - lossless):
             pfc = iface.qos.pfc
-            extra = pfc.active_priorities - lossless
-            if not extra:
-                continue
             maps = device.maps_for(iface)
             carried = maps.dscps_by_priority()
             default_prio = maps.pfc_priority_of(maps.class_of_dscp(0))
@@ -248,10 +244,9 @@ class PfcModeAuto(Rule):
     settings = ("ports.routed", "ports.switched", "ports.include", "ports.exclude")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
-        for iface in ctx.fabric_ports(device):
+        for iface, _ in ctx.ports_with(device, lambda port: port.qos.pfc.mode == "auto"
+                                       and port.qos.pfc.active_priorities):
             pfc = iface.qos.pfc
-            if pfc.mode != "auto" or not pfc.active_priorities:
-                continue
             default = "" if pfc.configured("mode") else " (the platform default)"
             yield self.finding(
                 device, iface.name, pfc.where("mode") or iface.src,
@@ -291,10 +286,9 @@ class PfcWithLinkPause(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not ctx.policy.pfc.forbid_link_pause:
             return
-        for iface in ctx.fabric_ports(device):
+        for iface, _ in ctx.ports_with(device, lambda port: port.qos.pfc.mode != "off"
+                                       and port.qos.pause.enabled):
             pfc, pause = iface.qos.pfc, iface.qos.pause
-            if pfc.mode == "off" or not pause.enabled:
-                continue
             directions = [d for d, on in (("receive", pause.rx), ("send", pause.tx)) if on]
             yield self.finding(
                 device, iface.name, pause.where("rx", "tx"),

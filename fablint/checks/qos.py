@@ -115,10 +115,8 @@ class RoceDscpLossless(Rule):
         # Ports that share a map and get it wrong the same way make one finding, on the map.
         groups: dict[tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
-        for iface in ctx.fabric_ports(device):
-            key = ctx.per_qos("QOS001", device, iface, lambda i=iface: self._wrong(device, i, ctx))
-            if key is not None:
-                groups.setdefault(key, []).append(iface)
+        for iface, key in ctx.ports_with(device, lambda port: self._wrong(device, port, ctx)):
+            groups.setdefault(key, []).append(iface)
         yield from self._findings(device, ctx, groups, lossless)
 
     @staticmethod
@@ -203,6 +201,9 @@ class TrustDscpOnRouted(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         cls = ctx.policy.classification
         lossless = ctx.policy.pfc.lossless_priorities
+        if not any(ports[0].qos.trust not in (None, "dscp") and any(i.routed for i in ports)
+                   for ports in ctx.all_qos_groups(device)):
+            return  # every routed port trusts DSCP (or has no trust setting)
         for iface in ctx.fabric_ports(device, ("layer3",)):
             trust = iface.qos.trust
             if not iface.routed or trust in (None, "dscp"):
@@ -264,18 +265,9 @@ class CnpClassDistinctStrict(Rule):
         cls = ctx.policy.classification
         seen: set[tuple[object, ...]] = set()
         slow: dict[tuple[object, ...], list[tuple[Interface, Queue]]] = {}
-        for iface in ctx.fabric_ports(device):
+        for iface, issues in ctx.ports_with(device, lambda port: self._issues(device, port, ctx)):
             maps = device.maps_for(iface)
-            classes = ctx.per_qos("QOS004", device, iface, lambda i=iface, m=maps: (
-                ({m.class_of_dscp(d) for d in cls.roce_dscp}, m.class_of_dscp(0))
-                if i.qos.pfc.active_priorities and _dscp_classifies(i, m) else None))
-            if classes is None:
-                continue
-            roce_tcs, default_tc = classes
-            for dscp in cls.cnp_dscp:
-                tc = maps.class_of_dscp(dscp)
-                shares = ("RoCE data" if tc in roce_tcs else
-                          "best-effort traffic (the default class)" if tc == default_tc else None)
+            for dscp, tc, shares, queue in issues:
                 if shares is not None:
                     key = ("shared", maps.name, id(maps), dscp)
                     if key in seen:
@@ -293,10 +285,8 @@ class CnpClassDistinctStrict(Rule):
                         }),
                     )
                     continue
+                assert queue is not None
                 queue_id = maps.tc_to_queue.get(tc, tc)
-                queue = iface.qos.queues.get(queue_id)
-                if queue is None or queue.scheduling in (None, "strict"):
-                    continue
                 profile = device.profile_of(iface, "queues")
                 # Ports whose CNP queue is scheduled alike (one profile, or SONiC's per-port
                 # QUEUE entries written alike) make one finding naming them.
@@ -316,6 +306,31 @@ class CnpClassDistinctStrict(Rule):
                 f"scheduled {scheduling}, not strict priority",
                 fix=FixIntent("queue-strict", params),
             )
+
+    @staticmethod
+    def _issues(device: Device, iface: Interface, ctx: Context
+                ) -> list[tuple[int, int, str | None, Queue | None]]:
+        """(CNP DSCP, its class, what it shares the class with, or its queue that is not
+        strict priority) for each CNP DSCP at fault on a port: the same for every port that
+        shares the port's QoS settings."""
+        cls = ctx.policy.classification
+        maps = device.maps_for(iface)
+        if not iface.qos.pfc.active_priorities or not _dscp_classifies(iface, maps):
+            return []
+        roce_tcs = {maps.class_of_dscp(d) for d in cls.roce_dscp}
+        default_tc = maps.class_of_dscp(0)
+        issues: list[tuple[int, int, str | None, Queue | None]] = []
+        for dscp in cls.cnp_dscp:
+            tc = maps.class_of_dscp(dscp)
+            shares = ("RoCE data" if tc in roce_tcs else
+                      "best-effort traffic (the default class)" if tc == default_tc else None)
+            if shares is not None:
+                issues.append((dscp, tc, shares, None))
+                continue
+            queue = iface.qos.queues.get(maps.tc_to_queue.get(tc, tc))
+            if queue is not None and queue.scheduling not in (None, "strict"):
+                issues.append((dscp, tc, None, queue))
+        return issues
 
 
 @register
@@ -445,12 +460,16 @@ class NxosPauseClassQosGroup(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossless = ctx.policy.pfc.lossless_priorities
         seen: set[tuple[int, int]] = set()
-        for iface in ctx.fabric_ports(device):
+
+        def judged(port: Interface) -> bool:
+            return (bool(port.qos.pfc.active_priorities) and bool(lossless)
+                    and device.maps_for(port).no_drop_classes is not None)
+
+        for iface, _ in ctx.ports_with(device, judged):
             active = iface.qos.pfc.active_priorities
             maps = device.maps_for(iface)
             no_drop = maps.no_drop_classes
-            if not active or no_drop is None or not lossless or not _dscp_classifies(iface,
-                                                                                      maps):
+            if no_drop is None or not _dscp_classifies(iface, maps):
                 continue
             by_class: dict[int, list[int]] = {}
             for dscp in ctx.policy.classification.roce_dscp:

@@ -46,15 +46,8 @@ class PfcWatchdogEnabled(Rule):
         # Ports missing the watchdog the same way (one profile, or SONiC's per-port entries
         # written alike) make one finding that names them, with one fix for all.
         groups: dict[tuple[object, ...], list[Interface]] = {}
-        for iface in ctx.fabric_ports(device):
-            pfc = iface.qos.pfc
-            active = pfc.active_priorities
-            if not active:
-                continue
-            wd = pfc.watchdog
-            uncovered = set() if wd.priorities is None else active - wd.priorities
-            if wd.enabled and not uncovered:
-                continue
+        for iface, (active, uncovered) in ctx.ports_with(device, _unwatched):
+            wd = iface.qos.pfc.watchdog
             key = (wd.enabled, tuple(sorted(active)), tuple(sorted(uncovered)),
                    device.profile_of(iface, "pfc"), wd.timeout_ms is not None)
             groups.setdefault(key, []).append(iface)
@@ -80,10 +73,31 @@ class PfcWatchdogEnabled(Rule):
             )
 
 
+def _unwatched(iface: Interface) -> tuple[set[int], set[int]] | None:
+    """(paused priorities, those the watchdog does not watch) of a port that pauses without
+    a watchdog or with one that misses some of them."""
+    pfc = iface.qos.pfc
+    active = pfc.active_priorities
+    if not active:
+        return None
+    wd = pfc.watchdog
+    uncovered = set() if wd.priorities is None else active - wd.priorities
+    if wd.enabled and not uncovered:
+        return None
+    return active, uncovered
+
+
 _TIMERS = (("timeout_ms", "detection time", "detection_ms"),
            ("recovery_ms", "restoration time", "restoration_ms"))
 _SETTINGS = frozenset({"polling_ms", "action", *(name for name, _, _ in _TIMERS)})
 """Watchdog fields a port can set for itself (what ``_check`` judges)."""
+
+
+def _own(wd: Watchdog, defaults: Watchdog | None, name: str) -> bool:
+    """Was ``name`` set on this watchdog by a line of its own, rather than by the device
+    ``defaults`` it inherits?"""
+    ref = wd.field_src.get(name)
+    return ref is not None and (defaults is None or ref != defaults.field_src.get(name))
 
 
 def _ms(value: float) -> str:
@@ -141,16 +155,25 @@ class PfcWatchdogSettings(Rule):
             finding, poll = self._check(device, ctx, None, defaults, None, poll, ranged)
             if finding is not None:
                 yield finding
-        for iface in device.interfaces.values():
-            wd = iface.qos.pfc.watchdog
-            if iface.kind != "physical" or _SETTINGS.isdisjoint(wd.field_src):
-                continue  # nothing written for this port's watchdog: nothing of its own to judge
-            # Ports sharing a QoS profile share its watchdog: judge it once, report each port.
-            clean = ctx.per_qos("WD002", device, iface, lambda i=iface, w=wd: self._check(
-                device, ctx, i.name, w, defaults, poll, ranged)[0] is None)
-            if clean:
+        # Ports sharing a QoS profile share its watchdog: judge it once, report each port.
+        faulty: set[int] = set()
+        for ports in ctx.all_qos_groups(device):
+            port = next((i for i in ports if i.kind == "physical"), None)
+            if port is None:
                 continue
-            finding, _ = self._check(device, ctx, iface.name, wd, defaults, poll, ranged)
+            wd = port.qos.pfc.watchdog
+            # A watchdog with no setting of its own (none, or all from the defaults judged
+            # above) has nothing to judge.
+            if any(_own(wd, defaults, name) for name in _SETTINGS) and self._check(
+                    device, ctx, port.name, wd, defaults, poll, ranged)[0] is not None:
+                faulty.add(id(port.qos))
+        if not faulty:
+            return
+        for iface in device.interfaces.values():
+            if iface.kind != "physical" or id(iface.qos) not in faulty:
+                continue
+            finding, _ = self._check(device, ctx, iface.name, iface.qos.pfc.watchdog, defaults,
+                                     poll, ranged)
             if finding is not None:
                 yield finding
 
@@ -164,8 +187,7 @@ class PfcWatchdogSettings(Rule):
         obj = interface or "PFC watchdog defaults"
 
         def own(name: str) -> bool:
-            ref = wd.field_src.get(name)
-            return ref is not None and (defaults is None or ref != defaults.field_src.get(name))
+            return _own(wd, defaults, name)
 
         problems: list[str] = []
         changes: dict[str, float | str] = {}
