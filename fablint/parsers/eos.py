@@ -11,7 +11,9 @@ Speed matters here: a fabric is thousands of these files, each a thousand lines 
 line loop does the least it can per line, interface lines are dispatched through a table rather
 than a chain of tests, and what is the same in every switch of a fabric (ACL entries, interface
 names, speeds) is read once per process and remembered (bounded caches of pure functions of the
-text).
+text). Most lines are the same in every switch: what one does in its kind of block is
+remembered by the line as written (``Raw``), so that the loop applies it with one dict lookup,
+before it strips or splits the line.
 """
 
 from __future__ import annotations
@@ -197,6 +199,80 @@ _FIXED_LINES: dict[str, Fixed] = {}
 """Interface line (stripped) -> what it does, for lines of the _FIXED_COMMANDS and lines that
 are not modelled (False)."""
 _NOTHING: Fixed = ({}, None, None)
+Raw = tuple[int, Any, Any, Any, Any]
+"""What a raw line of a block (indentation and all) does, known from an earlier line with the
+same text, so that the line loop can apply it before it strips or splits the line:
+
+- ``(indent, field, value, sourced, unsourced)``: an interface line that sets one field (the
+  ``Fixed`` tuple ``({field: value}, sourced, unsourced)``: a store is cheaper than update());
+- ``(indent, _MANY, values, sourced, unsourced)``: one that sets other than one field;
+- ``(indent, None, None, None, None)``: a line that is not modelled;
+- ``(indent, _ENTRY, template, None, None)``: an access-list entry, a copy of ``template``;
+- ``(indent, _MANY, {}, None, None)``: an access-list line understood that changes nothing;
+- ``(indent, _BINDING, (name, direction, family), None, None)``: ``ip access-group`` and the
+  like on an interface (name None: ``no ip access-group``);
+- ``(indent, _QOS_MAP, (field, target, entries), None, None)``: a ``qos map`` line at the top
+  level (see ``map_into``);
+- ``(_COMMENT, None, None, None, None)``: ``!``, a comment in every state of the parser;
+- ``(_HEADER, name, kind, routed, None)``: ``interface NAME`` at column 0, which closes every
+  open block (at the top level, or from an interface).
+
+Each is a pure function of the raw line and the kind of block it is in."""
+_COMMENT = -1
+_HEADER = -2
+_ENTRY: Any = object()  # markers no field name can be
+_MANY: Any = object()
+_BINDING: Any = object()
+_QOS_MAP: Any = object()
+_BANG: Raw = (_COMMENT, None, None, None, None)
+_LONG_LINE = 200
+"""Lines this long or longer are not remembered by the raw line caches."""
+_NO_SKIP = 1 << 62
+"""``skip_deeper_than`` when no line is being skipped: deeper than any indentation."""
+
+
+def _raw_cache() -> dict[str, Raw]:
+    """A new raw line cache, with the comment lines of a running-config."""
+    return {"!": _BANG, "   !": _BANG, "      !": _BANG}
+
+
+_FIXED_RAW = _raw_cache()
+"""Raw interface line -> what it does (``Raw``)."""
+_TOP_RAW = _raw_cache()
+"""Raw top-level line -> what it does (``Raw``): lines that are not modelled, ``qos map`` lines
+and interface headers."""
+_ACL_RAW = {(standard, mac): _raw_cache() for standard in (False, True) for mac in (False, True)}
+"""(standard, MAC list) -> raw access-list line -> what it does (``Raw``)."""
+
+
+def _remember_raw(cache: dict[str, Raw], raw: str, value: Raw) -> None:
+    """``_remember`` for a raw line cache, which keeps its comment entries. Long lines (keys,
+    hashes) are seldom repeated and not worth the memory."""
+    if len(raw) >= _LONG_LINE:
+        return
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+        cache.update(_raw_cache())
+    cache[raw] = value
+
+
+def clear_caches() -> None:
+    """Forget every line this process has read: the parse of the next file then takes the
+    slow path for each first occurrence. For tests, which check that what the caches remember
+    never changes what a parse gives."""
+    for cache in (_NAME_INFO, _SPEEDS, _ACL_LINES, _FIXED_LINES, _QOS_MAPS, _AQMS):
+        cache.clear()
+    for raw in (_FIXED_RAW, _TOP_RAW, *_ACL_RAW.values()):
+        raw.clear()
+        raw.update(_raw_cache())
+
+
+def _raw_fixed(indent: int, effect: tuple[dict[str, Any], str | None, str | None]) -> Raw:
+    values, sourced, unsourced = effect
+    if len(values) == 1:
+        ((key, value),) = values.items()
+        return indent, key, value, sourced, unsourced
+    return indent, _MANY, values, sourced, unsourced
 
 
 def _number_in(word: str, lo: int, hi: int, what: str) -> int | str:
@@ -283,6 +359,34 @@ def _qos_map(field: str, keys: str, value: str, key_hi: int
     return target, tuple((key, f"{field}[{key}]") for key in parsed)
 
 
+_AQMS: dict[tuple[str, ...], Obj | None] = {}
+"""The arguments of a ``random-detect`` line -> what ``_read_aqm`` made of them."""
+
+
+def _read_aqm(args: list[str]) -> Obj | None:
+    """The fields of an Aqm, or None where the arguments are not understood. The thresholds
+    are dicts (shared by every line with the same arguments, never changed)."""
+    out: Obj = {}
+    i = 0
+    try:
+        while i < len(args):
+            key = args[i]
+            if key in ("minimum-threshold", "maximum-threshold"):
+                threshold = units.threshold(args[i + 1], args[i + 2])
+                out[_AQM_KEYS[key]] = {
+                    "value": threshold.value, "unit": threshold.unit, "bytes": threshold.bytes,
+                }
+                i += 3
+            elif key in ("max-mark-probability", "drop-probability", "weight"):
+                out["weight" if key == "weight" else "probability"] = int(args[i + 1])
+                i += 2
+            else:
+                i += 1
+    except (ValueError, IndexError):
+        return None
+    return out
+
+
 def _at_line_start(pattern: re.Pattern[str], prefix: str, text: str) -> bool:
     """``pattern.search(text)`` for a ``^``-anchored multi-line pattern that begins with
     ``prefix``, found by looking only where ``prefix`` occurs (str.find is far faster than a
@@ -296,15 +400,18 @@ def _at_line_start(pattern: re.Pattern[str], prefix: str, text: str) -> bool:
 
 
 class _Context:
-    __slots__ = ("fixed", "handler", "indent", "obj")
+    __slots__ = ("fast", "fixed", "handler", "indent", "obj")
 
     def __init__(self, indent: int, handler: Handler, obj: Any = None,
-                 fixed: dict[str, Fixed] | None = None) -> None:
+                 fixed: dict[str, Fixed] | None = None,
+                 fast: dict[str, Raw] | None = None) -> None:
         self.indent = indent
         self.handler = handler
         self.obj = obj
         self.fixed = fixed
         """Lines of this block already read (an interface: ``_FIXED_LINES``), or None."""
+        self.fast = fast
+        """What the raw lines read before do in this kind of block (``Raw``), or None."""
 
 
 class EosParser:
@@ -348,6 +455,8 @@ class _EosBuilder:
         """Ports with QoS lines of their own (the others can share their profile's QoS)."""
         self.reset_to_default = False
         """The current line starts with ``default`` (reset) rather than ``no`` (disable)."""
+        self.raw = ""
+        """The current line as written (for the raw line caches)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -379,23 +488,134 @@ class _EosBuilder:
 
     def run(self, text: str) -> ParseResult:
         reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
-        context = _Context(-1, self.h_top)
+        context = _Context(-1, self.h_top, self.device["qos"], None, _TOP_RAW)
         stack = self.stack = [context]  # 'context' is stack[-1], kept in step with it
         path = self.path
-        skip_deeper_than = -1  # lines indented deeper than this belong to a skipped line
+        interfaces = self.interfaces
+        h_interface = self.h_interface
+        # Lines indented deeper than this belong to a skipped line (_NO_SKIP: none are), so
+        # that one comparison tells both whether a skip is on and whether the line is in it.
+        skip_deeper_than = _NO_SKIP
         tracker = SuppressionTracker(self.path)
         busy = False  # tracker.busy, read again after each call that can change it
         eof_block = False
+        # context.fast while neither a suppression (busy) nor an EOF block needs to see each
+        # line, else None: updated wherever one of the three changes.
+        fast: dict[str, Raw] | None = _TOP_RAW
         unknown = 0
         lineno = 0
         for raw in text.split("\n"):
             lineno += 1
+            if fast is not None:
+                # Most lines of interfaces and access lists were read before, in this file or
+                # another: what the steps below would do with them is known from the raw line.
+                hit = fast.get(raw)
+                if hit is not None:
+                    indent, key, value, sourced, unsourced = hit
+                    if indent > skip_deeper_than:  # under a skipped line, whatever it says
+                        unknown += 1
+                        continue
+                    if context.indent < indent:  # deeper than the block: nothing to close
+                        skip_deeper_than = indent
+                        if key is None:  # not modelled
+                            unknown += 1
+                            continue
+                        obj = context.obj
+                        if key.__class__ is str:  # apply_fixed(): one field
+                            obj[key] = value
+                        elif key is _MANY:  # apply_fixed(): other than one
+                            obj.update(value)
+                        elif key is _ENTRY:  # h_acl()
+                            entry = value.copy()  # the model validation copies its lists
+                            entry["src"] = _new_tuple(SourceRef, (path, lineno))
+                            obj["entries"].append(entry)
+                            continue
+                        elif key is _QOS_MAP:  # map_into(): obj is the device's QoS
+                            field, target, entries = value
+                            table = obj.setdefault(field, {})
+                            fs = obj["field_src"]
+                            ref = _new_tuple(SourceRef, (path, lineno))
+                            for entry, source_key in entries:
+                                table[entry] = target
+                                fs[source_key] = ref
+                            continue
+                        else:  # _BINDING: if_acl()
+                            name, direction, family = value
+                            acls = [a for a in obj.get("acls", ())
+                                    if not (a["direction"] == direction and a["family"] == family)]
+                            if name is not None:
+                                acls.append({"name": name, "direction": direction, "family": family,
+                                             "src": _new_tuple(SourceRef, (path, lineno)),
+                                             "field_src": {}})
+                            obj["acls"] = acls
+                            continue
+                        if sourced is not None:
+                            obj["field_src"][sourced] = _new_tuple(SourceRef, (path, lineno))
+                        elif unsourced is not None:
+                            obj["field_src"].pop(unsourced, None)
+                        continue
+                    if indent == _COMMENT:
+                        continue
+                    if indent == _HEADER:
+                        # Column 0 closes every block; then open_interface(), inline.
+                        iface = interfaces.get(key)
+                        if iface is None:
+                            iface = interfaces[key] = {
+                                "name": key, "kind": value,
+                                "src": _new_tuple(SourceRef, (path, lineno)), "field_src": {},
+                                "routed": sourced,
+                            }
+                        if fast is _FIXED_RAW and context.indent == 0 and len(stack) == 2:
+                            context.obj = iface  # the block it closes was the same kind
+                        else:
+                            context = _Context(0, h_interface, iface, _FIXED_LINES, _FIXED_RAW)
+                            del stack[1:]
+                            stack.append(context)
+                            fast = _FIXED_RAW
+                        skip_deeper_than = _NO_SKIP
+                        continue
+                elif skip_deeper_than == 0:
+                    # Under a skipped top-level line (a third of a running-config): an indented
+                    # line that is not a comment is skipped, as the steps below would find.
+                    if raw[:1] == " ":
+                        body = raw.lstrip()
+                        if body and body[0] != "!":
+                            unknown += 1
+                            continue
+                elif fast is _FIXED_RAW and context.indent < 3 <= skip_deeper_than:
+                    # The two lines of most ports that differ on each, at EOS's indentation of
+                    # three spaces, read as if_description() and if_ip() would (_FIXED_LINES
+                    # holds no such line): the steps below would only come to them.
+                    if raw.startswith("   description "):
+                        iface = context.obj
+                        iface["description"] = raw[15:].strip()  # as if_description()
+                        iface["field_src"]["description"] = _new_tuple(SourceRef, (path, lineno))
+                        skip_deeper_than = 3
+                        continue
+                    if raw.startswith("   ip address "):
+                        words = raw.split()
+                        if len(words) >= 3:
+                            address = words[3] if words[2] == "virtual" and len(words) >= 4 \
+                                else words[2]
+                            iface = context.obj
+                            addresses = iface.get("ip_addresses")
+                            if addresses is None:
+                                iface["ip_addresses"] = [address]
+                            else:
+                                addresses.append(address)
+                            fs = iface["field_src"]
+                            if "ip_addresses" not in fs:
+                                fs["ip_addresses"] = _new_tuple(SourceRef, (path, lineno))
+                        skip_deeper_than = 3
+                        continue
             body = raw.strip()
             if not body:
                 continue
             if eof_block:
                 if body == "EOF":
                     eof_block = False
+                    if not busy:
+                        fast = context.fast
                 continue
             first = body[0]
             if first == "!":
@@ -405,22 +625,29 @@ class _EosBuilder:
                     if error:
                         self.problem(error)
                     busy = tracker.busy
+                    if busy:
+                        fast = None
                 continue
             indent = raw.find(first)  # only white space comes before the first character
             if busy:
                 tracker.line(indent, lineno)
                 busy = tracker.busy
-            if skip_deeper_than >= 0:
-                if indent > skip_deeper_than:
-                    unknown += 1
-                    continue
-                skip_deeper_than = -1
-            while indent <= context.indent:
-                stack.pop()
-                context = stack[-1]
+                if not busy:
+                    fast = context.fast
+            if indent > skip_deeper_than:
+                unknown += 1
+                continue
+            skip_deeper_than = _NO_SKIP
+            if indent <= context.indent:
+                while indent <= context.indent:
+                    stack.pop()
+                    context = stack[-1]
+                if not busy:
+                    fast = context.fast
             if (first == "c" and body == "comment") or (first == "b"
                                                          and body.startswith("banner ")):
                 eof_block = True
+                fast = None
                 continue
             fixed = context.fixed
             if fixed is not None:
@@ -429,6 +656,7 @@ class _EosBuilder:
                     skip_deeper_than = indent
                     if effect.__class__ is tuple:  # apply_fixed(), inline: most lines
                         values, sourced, unsourced = effect  # type: ignore[misc]
+                        _remember_raw(_FIXED_RAW, raw, _raw_fixed(indent, effect))
                         iface = context.obj
                         iface.update(values)
                         if sourced is not None:
@@ -437,20 +665,24 @@ class _EosBuilder:
                             iface["field_src"].pop(unsourced, None)
                         continue
                     if effect is False:  # not modelled
+                        _remember_raw(_FIXED_RAW, raw, (indent, None, None, None, None))
                         unknown += 1
                         continue
                     self.lineno = lineno
                     if not self.apply_fixed(context.obj, effect):
                         unknown += 1
                     continue
-            words = body.split()
             depth = len(stack)
-            if depth == 1 and words[0] not in _TOP_WORDS:
-                # Top level: most lines are features fablint does not model.
+            if depth == 1 and body.split(None, 1)[0] not in _TOP_WORDS:
+                # Top level: most lines are features fablint does not model (the first word
+                # is enough: some of these lines are long, with keys and hashes).
+                _remember_raw(_TOP_RAW, raw, (indent, None, None, None, None))
                 unknown += 1
                 skip_deeper_than = indent
                 continue
+            words = body.split()
             self.lineno = lineno
+            self.raw = raw
             try:
                 known = context.handler(words, indent, body)
             except (ValueError, IndexError):
@@ -462,6 +694,16 @@ class _EosBuilder:
                 skip_deeper_than = indent
             else:
                 context = stack[-1]  # the handler opened a block
+                if context.fast is _FIXED_RAW and depth == 1 and indent == 0:
+                    # open_interface(): the next interface with this line opens fast, after
+                    # another interface or at the top level
+                    iface = context.obj
+                    kind = iface["kind"]
+                    header = (_HEADER, iface["name"], kind, kind in _ROUTED_KINDS, None)
+                    _remember_raw(_FIXED_RAW, raw, header)
+                    _remember_raw(_TOP_RAW, raw, header)
+                if not busy:
+                    fast = context.fast
         suppressions = tracker.finish()
         stack.clear()  # the handlers are bound methods: break the cycle back to this builder
         self.unknown = unknown
@@ -507,7 +749,11 @@ class _EosBuilder:
             return self.h_pfc_global(words, negated)
         if w0 in _ACL_FAMILY and len(words) > 2 and words[1] == "access-list":
             return True if negated else self.open_acl(w0, words[2:], indent)
-        return w0 in ("end", "version")
+        if w0 in ("end", "version"):
+            return True
+        # Not modelled (ip routing, ip prefix-list …), whatever the state: remembered.
+        _remember_raw(_TOP_RAW, self.raw, (indent, None, None, None, None))
+        return False
 
     # -- interfaces ----------------------------------------------------------------------
 
@@ -526,7 +772,8 @@ class _EosBuilder:
                 "name": name, "kind": info[0], "src": self.ref(), "field_src": {},
                 "routed": info[1],
             }
-        self.stack.append(_Context(indent, self.h_interface, iface, _FIXED_LINES))
+        self.stack.append(
+            _Context(indent, self.h_interface, iface, _FIXED_LINES, _FIXED_RAW))
         return True
 
     def h_interface_defaults(self, words: list[str], indent: int, body: str) -> bool:
@@ -608,7 +855,7 @@ class _EosBuilder:
                     fs["ip_addresses"] = self.ref()
             return True
         if words[1] == "access-group":
-            return self.if_acl(iface, words, negated, "ipv4")
+            return self.if_acl(iface, words, negated, "ipv4", indent)
         _remember(_FIXED_LINES, body, False)  # ip helper-address, ip ospf …: not modelled
         return False
 
@@ -616,7 +863,7 @@ class _EosBuilder:
                      body: str) -> bool:
         """``ipv6|mac access-group NAME [in|out]``."""
         if len(words) >= 2 and words[1] == "access-group":
-            return self.if_acl(iface, words, negated, _ACL_FAMILY[words[0]])
+            return self.if_acl(iface, words, negated, _ACL_FAMILY[words[0]], indent)
         _remember(_FIXED_LINES, body, False)  # ipv6 enable, ipv6 address …: not modelled
         return False
 
@@ -631,7 +878,8 @@ class _EosBuilder:
             return True
         return False
 
-    def if_acl(self, iface: Obj, words: list[str], negated: bool, family: str) -> bool:
+    def if_acl(self, iface: Obj, words: list[str], negated: bool, family: str,
+               indent: int) -> bool:
         # ip access-group NAME [in|out]; without a direction EOS applies it inbound.
         if len(words) < 3:
             return False
@@ -644,6 +892,8 @@ class _EosBuilder:
             acls.append({"name": words[2], "direction": direction, "family": family,
                          "src": self.ref(), "field_src": {}})
         iface["acls"] = acls
+        binding = (None if negated else words[2], direction, family)
+        _remember_raw(_FIXED_RAW, self.raw, (indent, _BINDING, binding, None, None))
         return True
 
     # -- QoS shared by interfaces and qos profiles --------------------------------------
@@ -831,27 +1081,15 @@ class _EosBuilder:
 
     def aqm(self, args: list[str]) -> Obj | None:
         """``minimum-threshold V U maximum-threshold V U [probability P] [weight W]``."""
-        out: Obj = {"src": self.ref(), "field_src": {}}
-        i = 0
+        key = tuple(args)
         try:
-            while i < len(args):
-                key = args[i]
-                if key in ("minimum-threshold", "maximum-threshold"):
-                    threshold = units.threshold(args[i + 1], args[i + 2])
-                    out[_AQM_KEYS[key]] = {
-                        "value": threshold.value, "unit": threshold.unit,
-                        "bytes": threshold.bytes,
-                    }
-                    i += 3
-                elif key in ("max-mark-probability", "drop-probability", "weight"):
-                    out["weight" if key == "weight" else "probability"] = int(args[i + 1])
-                    i += 2
-                else:
-                    i += 1
-        except (ValueError, IndexError):
+            values = _AQMS[key]
+        except KeyError:
+            values = _remember(_AQMS, key, _read_aqm(args))
+        if values is None:
             self.problem("random-detect thresholds not understood")
             return None
-        return out
+        return {"src": self.ref(), "field_src": {}, **values}
 
     # -- global QoS and PFC --------------------------------------------------------------
 
@@ -876,14 +1114,15 @@ class _EosBuilder:
             table = _QOS_MAP_TABLES.get((words[2], target[0]))
             if table is None:
                 return True  # rewrite maps (to dscp / cos), exp maps: understood, not modelled
-            return self.map_into(table[0], values, target[1], table[1])
+            return self.map_into(table[0], values, target[1], table[1], indent)
         if w1 == "random-detect" and "non-ect" in words:
             qos["ecn_allow_non_ect"] = not negated
             qos["field_src"]["ecn_allow_non_ect"] = self.ref()
             return True
         return w1 in ("rewrite", "map", "trust")
 
-    def map_into(self, field: str, keys: list[str], value: str, key_hi: int) -> bool:
+    def map_into(self, field: str, keys: list[str], value: str, key_hi: int,
+                 indent: int) -> bool:
         key = (field, value, " ".join(keys))
         try:
             plan = _QOS_MAPS[key]
@@ -900,6 +1139,8 @@ class _EosBuilder:
         for entry, source_key in entries:
             table[entry] = target
             fs[source_key] = ref
+        _remember_raw(_TOP_RAW, self.raw,
+                      (indent, _QOS_MAP, (field, target, entries), None, None))
         return True
 
     def h_qos_profile(self, words: list[str], indent: int, body: str) -> bool:
@@ -944,7 +1185,8 @@ class _EosBuilder:
         acl = {"name": args[0], "family": _ACL_FAMILY[family_word], "standard": standard,
                "src": self.ref(), "field_src": {}, "entries": []}
         self.device["acls"][args[0]] = acl
-        self.open(indent, self.h_acl, acl)
+        self.stack.append(_Context(indent, self.h_acl, acl, None,
+                                   _ACL_RAW[(standard, acl["family"] == "mac")]))
         return True
 
     def h_acl(self, words: list[str], indent: int, body: str) -> bool:
@@ -958,10 +1200,15 @@ class _EosBuilder:
             entry = value.copy()  # the template's lists are copied by the model validation
             entry["src"] = self.ref()
             acl["entries"].append(entry)
+            _remember_raw(self.stack[-1].fast, self.raw, (indent, _ENTRY, value, None, None))
             return True
         if kind == _ACL_PROBLEM:
             self.problem(value)
             return True
+        if value:  # understood, changes nothing
+            _remember_raw(self.stack[-1].fast, self.raw, (indent, _MANY, {}, None, None))
+        else:
+            _remember_raw(self.stack[-1].fast, self.raw, (indent, None, None, None, None))
         return value  # type: ignore[no-any-return]
 
     # -- resolve defaults and profiles ---------------------------------------------------
@@ -995,14 +1242,18 @@ class _EosBuilder:
                 else:
                     iface["mtu"] = EOS_DEFAULT_MTU
             profile_name = iface.get("profile")
-            profile = profiles.get(profile_name) if profile_name else None
             if profile_name:
-                references.append({
-                    "kind": "qos profile", "name": profile_name,
-                    "owner": f"interface {iface['name']}", "resolved": profile is not None,
-                    "src": fs.get("profile"), "field_src": {},
-                })
-            if iface["name"] in own_qos:
+                profile = profiles.get(profile_name)
+                # 'resolved' and 'field_src' are left to their defaults (True, {}) where they
+                # have them: what is not given costs the validation nothing.
+                reference = {"kind": "qos profile", "name": profile_name,
+                             "owner": "interface " + iface["name"], "src": fs.get("profile")}
+                if profile is None:
+                    reference["resolved"] = False
+                references.append(reference)
+            else:
+                profile = None
+            if own_qos and iface["name"] in own_qos:
                 iface["qos"] = self.port_qos(iface, profile)
                 continue
             key = (profile_name if profile is not None else None, routed)
