@@ -10,11 +10,13 @@ Python read + splitlines() of the same files. Numbers only: nothing here passes 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,32 +51,56 @@ def fablint_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "fablint"]
 
 
-def run_once(command: list[str]) -> Run:
-    """Run ``command`` once; rusage comes from wait4 on that child (workers included)."""
-    start = time.perf_counter()
-    # The report goes to stdout, discarded: this is what '--output /dev/null' means, without
-    # fablint's atomic write, which would try to replace /dev/null itself.
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=FABLINT_ENV)
-    assert proc.stderr is not None
-    stderr = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
-    if proc.returncode not in OK_EXIT_CODES:
-        sys.exit(f"bench: {' '.join(command)} exited with {proc.returncode}:\n"
-                 f"{stderr.decode(errors='replace')}")
+def run_once(command: list[str], devices: int | None = None,
+             ok: tuple[int, ...] = OK_EXIT_CODES) -> Run:
+    """Run ``command`` once; rusage comes from wait4 on that child (workers included).
+
+    With ``devices``, the run must have produced a JSON report of that many devices and no
+    unreadable file: a fablint that stops early (an import error exits with 1, the code of a
+    run with findings) would otherwise pass for a very fast one.
+    """
+    with tempfile.TemporaryFile() as report:
+        start = time.perf_counter()
+        # The report goes to a file fablint does not know of (its own --output writes
+        # atomically, next to the target): what redirecting stdout costs any CI job.
+        proc = subprocess.Popen(command, stdout=report, stderr=subprocess.PIPE, env=FABLINT_ENV)
+        assert proc.stderr is not None
+        stderr = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        proc.stderr.close()
+        if proc.returncode not in ok:
+            sys.exit(f"bench: {' '.join(command)} exited with {proc.returncode}:\n"
+                     f"{stderr.decode(errors='replace')}")
+        if devices is not None:
+            report.seek(0)
+            problem = _report_problem(report.read(), devices)
+            if problem:
+                sys.exit(f"bench: {' '.join(command)}: {problem}\n"
+                         f"{stderr.decode(errors='replace')}")
     # ru_maxrss is in KiB on Linux: the largest single process of the tree, not their sum.
     return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def best_fablint(folder: Path, jobs: int | None, repeat: int) -> Run:
+def _report_problem(output: bytes, devices: int) -> str | None:
+    """What is wrong with a JSON report that should cover ``devices`` devices, or None."""
+    try:
+        summary = json.loads(output)["summary"]
+    except (ValueError, KeyError, TypeError):
+        return "no JSON report on stdout"
+    if summary.get("devices") != devices or summary.get("unparsed_files"):
+        return (f"the report covers {summary.get('devices')} devices, "
+                f"{summary.get('unparsed_files')} unparsed files; expected {devices} and 0")
+    return None
+
+
+def best_fablint(folder: Path, jobs: int | None, repeat: int, devices: int) -> Run:
     """Fastest of ``repeat`` runs, with the highest peak RSS seen in any of them."""
     command = [*fablint_command(), "lint", str(folder), "--format", "json"]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
-    runs = [run_once(command) for _ in range(repeat)]
+    runs = [run_once(command, devices) for _ in range(repeat)]
     best = min(runs, key=lambda r: r.seconds)
     return Run(best.seconds, best.cpu_seconds, max(r.max_rss_mb for r in runs))
 
@@ -82,7 +108,8 @@ def best_fablint(folder: Path, jobs: int | None, repeat: int) -> Run:
 def best_start(repeat: int) -> float:
     """Fastest ``fablint --version``: interpreter start and every import of the CLI, the part
     of each run that no amount of parallel work can hide."""
-    return min(run_once([*fablint_command(), "--version"]).seconds for _ in range(repeat))
+    return min(run_once([*fablint_command(), "--version"], ok=(0,)).seconds
+               for _ in range(repeat))
 
 
 def best_baseline(files: list[Path], repeat: int) -> float:
@@ -138,7 +165,7 @@ def main() -> None:
         files = sorted(folder.glob("*.cfg"))
         megabytes = sum(f.stat().st_size for f in files) / 1e6
         baseline = best_baseline(files, args.repeat)
-        run = best_fablint(folder, args.jobs, args.repeat)
+        run = best_fablint(folder, args.jobs, args.repeat, len(files))
         print(f"{size:>6} {len(files):>6} {megabytes:>7.1f} {run.seconds:>8.2f} "
               f"{megabytes / run.seconds:>6.2f} {run.cpu_seconds:>7.2f} {run.max_rss_mb:>11.0f} "
               f"{baseline:>12.3f} {run.seconds / baseline:>10.0f}", flush=True)
