@@ -399,6 +399,41 @@ def _at_line_start(pattern: re.Pattern[str], prefix: str, text: str) -> bool:
     return False
 
 
+def _add_address(iface: Obj, words: list[str], ref: Callable[[], SourceRef]) -> None:
+    """``ip address [virtual] A/len`` (``words`` from ``ip``): 'virtual' is an anycast gateway
+    address, still an address. The line of the first address is kept."""
+    address = words[3] if words[2] == "virtual" and len(words) >= 4 else words[2]
+    addresses = iface.get("ip_addresses")
+    if addresses is None:
+        iface["ip_addresses"] = [address]
+    else:
+        addresses.append(address)
+    fs = iface["field_src"]
+    if "ip_addresses" not in fs:
+        fs["ip_addresses"] = ref()
+
+
+def _bind_acl(iface: Obj, name: str | None, direction: str, family: str,
+              ref: Callable[[], SourceRef]) -> None:
+    """An ACL of ``family`` applied to the port in ``direction`` (name None: removed)."""
+    acls = [a for a in iface.get("acls", ())
+            if not (a["direction"] == direction and a["family"] == family)]
+    if name is not None:
+        acls.append({"name": name, "direction": direction, "family": family, "src": ref(),
+                     "field_src": {}})
+    iface["acls"] = acls
+
+
+def _set_map(qos: Obj, field: str, target: int, entries: tuple[tuple[int, str], ...],
+             ref: SourceRef) -> None:
+    """Entries of one ``qos map`` line into the device's map ``field``."""
+    table = qos.setdefault(field, {})
+    fs = qos["field_src"]
+    for entry, source_key in entries:
+        table[entry] = target
+        fs[source_key] = ref
+
+
 class _Context:
     __slots__ = ("fast", "fixed", "handler", "indent", "obj")
 
@@ -531,23 +566,11 @@ class _EosBuilder:
                             obj["entries"].append(entry)
                             continue
                         elif key is _QOS_MAP:  # map_into(): obj is the device's QoS
-                            field, target, entries = value
-                            table = obj.setdefault(field, {})
-                            fs = obj["field_src"]
-                            ref = _new_tuple(SourceRef, (path, lineno))
-                            for entry, source_key in entries:
-                                table[entry] = target
-                                fs[source_key] = ref
+                            _set_map(obj, *value, _new_tuple(SourceRef, (path, lineno)))
                             continue
                         else:  # _BINDING: if_acl()
-                            name, direction, family = value
-                            acls = [a for a in obj.get("acls", ())
-                                    if not (a["direction"] == direction and a["family"] == family)]
-                            if name is not None:
-                                acls.append({"name": name, "direction": direction, "family": family,
-                                             "src": _new_tuple(SourceRef, (path, lineno)),
-                                             "field_src": {}})
-                            obj["acls"] = acls
+                            self.lineno = lineno
+                            _bind_acl(obj, *value, self.ref)
                             continue
                         if sourced is not None:
                             obj["field_src"][sourced] = _new_tuple(SourceRef, (path, lineno))
@@ -595,17 +618,8 @@ class _EosBuilder:
                     if raw.startswith("   ip address "):
                         words = raw.split()
                         if len(words) >= 3:
-                            address = words[3] if words[2] == "virtual" and len(words) >= 4 \
-                                else words[2]
-                            iface = context.obj
-                            addresses = iface.get("ip_addresses")
-                            if addresses is None:
-                                iface["ip_addresses"] = [address]
-                            else:
-                                addresses.append(address)
-                            fs = iface["field_src"]
-                            if "ip_addresses" not in fs:
-                                fs["ip_addresses"] = _new_tuple(SourceRef, (path, lineno))
+                            self.lineno = lineno
+                            _add_address(context.obj, words, self.ref)
                         skip_deeper_than = 3
                         continue
             body = raw.strip()
@@ -843,16 +857,7 @@ class _EosBuilder:
             if negated:
                 iface["ip_addresses"] = []
             elif n >= 3:
-                # 'ip address virtual A/len' is an anycast gateway address: still an address
-                address = words[3] if words[2] == "virtual" and n >= 4 else words[2]
-                addresses = iface.get("ip_addresses")
-                if addresses is None:
-                    iface["ip_addresses"] = [address]
-                else:
-                    addresses.append(address)
-                fs = iface["field_src"]
-                if "ip_addresses" not in fs:
-                    fs["ip_addresses"] = self.ref()
+                _add_address(iface, words, self.ref)
             return True
         if words[1] == "access-group":
             return self.if_acl(iface, words, negated, "ipv4", indent)
@@ -886,13 +891,8 @@ class _EosBuilder:
         direction = words[3] if len(words) > 3 else "in"
         if direction not in ("in", "out"):
             return False
-        acls = [a for a in iface.get("acls", ())
-                if not (a["direction"] == direction and a["family"] == family)]
-        if not negated:
-            acls.append({"name": words[2], "direction": direction, "family": family,
-                         "src": self.ref(), "field_src": {}})
-        iface["acls"] = acls
         binding = (None if negated else words[2], direction, family)
+        _bind_acl(iface, *binding, self.ref)
         _remember_raw(_FIXED_RAW, self.raw, (indent, _BINDING, binding, None, None))
         return True
 
@@ -1132,13 +1132,7 @@ class _EosBuilder:
             self.problem(plan)
             return True
         target, entries = plan
-        qos = self.device["qos"]
-        table = qos.setdefault(field, {})
-        fs = qos["field_src"]
-        ref = self.ref()
-        for entry, source_key in entries:
-            table[entry] = target
-            fs[source_key] = ref
+        _set_map(self.device["qos"], field, target, entries, self.ref())
         _remember_raw(_TOP_RAW, self.raw,
                       (indent, _QOS_MAP, (field, target, entries), None, None))
         return True
