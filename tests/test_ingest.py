@@ -282,3 +282,32 @@ def test_parser_registry_names_match_the_parsers() -> None:
     from fablint.parsers import PARSERS
 
     assert [PARSERS[name].name for name in PARSERS] == list(PARSERS)
+
+
+@pytest.mark.parametrize("case", sorted((REPO / "fixtures" / "rules").glob("*.yaml")),
+                         ids=lambda p: p.name)
+def test_yaml_with_configuration_snippets_is_not_a_configuration(case: Path) -> None:
+    # Rule cases embed whole configurations and dumps, indented under YAML keys, as
+    # Ansible variables and test data do: no configuration parser may claim the file.
+    assert detect(case.read_text()).parser is None
+
+
+@pytest.mark.parametrize("head", [
+    "---\nleaf1: |\n  hostname leaf1\n", "# vars\nconfig: |\n   interface Ethernet1\n",
+    "rule: PFC001\n", "key:\n",
+])
+def test_yaml_heads(head: str) -> None:
+    from fablint.parsers.base import starts_as_yaml
+
+    assert starts_as_yaml(head)
+
+
+@pytest.mark.parametrize("head", [
+    "! Command: show running-config\nhostname a\n", "!Command: show running-config\n",
+    "version 9.3(8) Bios:version\n", "hostname leaf1\n", "\n\nleaf1#show running-config\n",
+    "DCBX mode: OS controlled\n",
+])
+def test_configuration_heads_are_not_yaml(head: str) -> None:
+    from fablint.parsers.base import starts_as_yaml
+
+    assert not starts_as_yaml(head)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
@@ -16,6 +17,20 @@ class ParseError(Exception):
         self.file = file
         self.line = line
         self.message = message
+
+
+_YAML_START = re.compile(r"---\s*$|[A-Za-z_][\w.-]*:(?:\s|$)")
+
+
+def starts_as_yaml(head: str) -> bool:
+    """Does the text begin like a YAML mapping document (``---`` or ``key:`` on its first
+    line that is not blank or a ``#`` comment)? Switch configurations never do; YAML files
+    with configuration snippets in them (test cases, Ansible variables) often contain whole
+    interface blocks, indented, that must not pass for a configuration."""
+    for line in head.splitlines():
+        if line.strip() and not line.startswith("#"):
+            return bool(_YAML_START.match(line))
+    return False
 
 
 def reject_nul(text: str, path: str, message: str) -> None:

@@ -6,11 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fablint.parsers import PARSERS, Parser
+from fablint.parsers.base import starts_as_yaml
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 SNIFF_BYTES = 16 * 1024
 MIN_CONFIDENCE = 30
 CERTAIN = 100
+YAML_LIKE_FORMATS = frozenset({"host-facts", "iblinkinfo"})
+"""Formats whose files may begin like a YAML mapping (``key: value``): the host-facts YAML,
+and iblinkinfo's ``CA: …`` / ``Switch: …`` lines. Any other parser is not asked about such a
+file: YAML test data and Ansible variables often hold whole configurations or dumps, indented
+under a key, that must not pass for one."""
 
 # Formats fablint recognises but does not read (yet), so the user gets a useful hint.
 _KNOWN_UNSUPPORTED = (
@@ -77,8 +83,11 @@ def detect(text: str, forced: str | None = None) -> Detection:
     if forced:
         return Detection(PARSERS[forced])
     head = text[:SNIFF_BYTES]
+    yaml_head = starts_as_yaml(head)
     scored = []
     for name, parser in PARSERS.items():
+        if yaml_head and name not in YAML_LIKE_FORMATS:
+            continue
         score = parser.sniff(head)
         if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
             return Detection(parser)
@@ -92,6 +101,10 @@ def detect(text: str, forced: str | None = None) -> Detection:
     stripped = head.lstrip()
     if stripped.startswith(("{", "[")):
         return Detection(None, "a JSON document in no format fablint reads")
+    if yaml_head:
+        return Detection(None, "a YAML document in no format fablint reads (a host-facts file "
+                               "begins with 'fablint-host: 1'; configurations inside YAML are "
+                               "not read)")
     if not stripped:
         return Detection(None, "the file is empty")
     return Detection(None, None)

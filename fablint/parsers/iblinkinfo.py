@@ -31,11 +31,13 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from fablint.model import Vendor
-from fablint.parsers.base import ParseError, ParseResult
+from fablint.parsers.base import ParseError, ParseResult, starts_as_yaml
 from fablint.parsers.ibdump import MAX_LID, MAX_PORT, IbDumpBuilder, Obj, check_text
 from fablint.units import ib_guid, ib_speed, ib_width
 
 _HEADER = re.compile(r"^(Switch|CA|Router):\s*(?:0x([0-9A-Fa-f]+)\s+)?(.*?):?\s*$")
+_HEADERS = ("CA:", "Switch:", "Router:")
+"""How the node header lines of iblinkinfo begin."""
 _PORT = re.compile(
     r'^\s*(?:0x([0-9A-Fa-f]+)\s+)?(?:"(.*?)"\s+)?(\d+)\s+(\d+)\[\s*\d*\s*\]\s*'
     r"==\((.*?)\)(?:\s*\(HOQ:\d+ VL_Stall:\d+\))?==>\s*(.*?)\s*$")
@@ -97,7 +99,11 @@ class IblinkinfoParser:
     vendor: ClassVar[Vendor] = "ib"
 
     def sniff(self, head: str) -> int:
-        """Certain on one port line: ``<lid> <port>[..] ==( … )==>``."""
+        """Certain on one port line: ``<lid> <port>[..] ==( … )==>``. A file that begins
+        like YAML (``key: …``) is iblinkinfo only if that is a node header (``CA: …``):
+        otherwise it is YAML holding a dump, such as test data."""
+        if starts_as_yaml(head) and not head.lstrip().startswith(_HEADERS):
+            return 0
         for line in head.splitlines():
             if "==(" in line and ")==>" in line and _PORT.match(line):
                 return 100
