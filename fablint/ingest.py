@@ -164,6 +164,7 @@ def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[File
     format_of = getattr(parser, "format_of", None)  # a unit may mix formats (host captures)
     for info, text in readable:
         info.format = format_of(text) if format_of is not None else parser.name
+        info.vendor = parser.vendor
         info.lines = text.count("\n") + 1
     infos[0].unknown_lines = result.unknown_lines
     merged = FileOutcome(infos[0], devices=result.devices, problems=result.problems,
@@ -248,6 +249,7 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         ))
         return outcome
     info.format = detection.parser.name
+    info.vendor = detection.parser.vendor
     try:
         result = detection.parser.parse(text, path)
     except ParseError as exc:

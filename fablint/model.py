@@ -620,6 +620,25 @@ class Suppression(BaseModel):
 NicVendor = Literal["nvidia", "broadcom", "other"]
 
 
+class NicFirmware(BaseModel):
+    """Where a NIC's persistent firmware configuration (an ``mlxconfig`` query) was read: what
+    fixes need to make a change survive a reboot (``mlxconfig -d DEVICE set KEY_P1=VALUE``)."""
+
+    device: str
+    """What ``mlxconfig -d`` takes for the adapter: ``mlx5_0``, a PCI address or an mst path."""
+    ports: list[int] = Field(default_factory=list)
+    """NVConfig ports (``_P1``, ``_P2``) the NIC's values were read from: one, or every
+    Ethernet port of the adapter when the output did not say which one the device is and they
+    all agreed."""
+    prio_mask: int | None = None
+    """``ROCE_CC_PRIO_MASK`` as read (a fix that enables DCQCN on a priority adds its bit)."""
+    fields: list[str] = Field(default_factory=list)
+    """``field_src`` keys whose value is the firmware's: no runtime input reported them."""
+    pending: dict[str, str] = Field(default_factory=dict)
+    """NVConfig parameter -> its Next Boot value, where ``mlxconfig -e`` shows one that differs
+    from the Current value: a change that waits for a reboot or firmware reset."""
+
+
 class HostNic(Located):
     """One RoCE NIC port of a GPU host (one Linux netdev), as the host reports it.
 
@@ -669,6 +688,9 @@ class HostNic(Located):
     """DCQCN parameters by their sysfs name (``rpg_min_dec_fac``, ``min_time_between_cnps``)."""
     cabled_to: Endpoint | None = None
     """The switch port the NIC is cabled to, when the host's inputs say."""
+    firmware: NicFirmware | None = None
+    """The adapter's persistent configuration (``mlxconfig``), when one was read for the NIC;
+    runtime inputs (mlnx_qos, sysfs, host-facts) win over it field by field."""
 
 
 class HostFacts(Located):
@@ -1170,6 +1192,8 @@ class InputFile(BaseModel):
 
     path: str
     format: str | None = None
+    vendor: Vendor | None = None
+    """Vendor of the devices the file describes (its format's), for reports that group by it."""
     bytes: int = 0
     lines: int = 0
     unknown_lines: int = 0

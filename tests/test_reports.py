@@ -146,11 +146,15 @@ def test_sarif_reports_unreadable_inputs_as_notifications(damaged: LintResult) -
 # -- JUnit -----------------------------------------------------------------------------------
 
 
+def _checked(result: LintResult) -> set[tuple[str, str]]:
+    """(device, rule) for every rule that applies to the device's vendor."""
+    return {(name, rule.id) for i in result.fabric.inputs for name in i.devices
+            for rule in result.rules if rule.category != "parse"
+            and (i.vendor in rule.vendors or "any" in rule.vendors)}
+
+
 def _expected_cases(result: LintResult) -> set[tuple[str, str]]:
-    cases = {(device, rule.id) for device in _device_names(result) for rule in result.rules
-             if rule.category != "parse"}
-    cases |= {(f.device or f.file or "fabric", f.rule) for f in result.findings}
-    return cases
+    return _checked(result) | {(f.device or f.file or "fabric", f.rule) for f in result.findings}
 
 
 @pytest.mark.parametrize("which", ["demo", "damaged", "clean"])
@@ -163,10 +167,8 @@ def test_junit_one_testcase_per_device_and_rule(which: str, request: pytest.Fixt
     keys = [(c.get("classname"), c.get("name", "").split()[0]) for c in cases]
     assert len(keys) == len(set(keys))
     assert set(keys) == _expected_cases(result)
-    non_parse = [r for r in result.rules if r.category != "parse"]
-    extra = {(f.device or f.file, f.rule) for f in result.findings} - {
-        (d, r.id) for d in _device_names(result) for r in non_parse}
-    assert len(cases) == len(_device_names(result)) * len(non_parse) + len(extra)
+    extra = {(f.device or f.file, f.rule) for f in result.findings} - _checked(result)
+    assert len(cases) == len(_checked(result)) + len(extra)
 
     failing = [c for c in cases if c.find("failure") is not None]
     assert suite.get("tests") == root.get("tests") == str(len(cases))
@@ -181,14 +183,22 @@ def test_junit_demo_counts(demo: LintResult) -> None:
     root = ET.fromstring(junit.render(demo))
     suite = root.find("testsuite")
     assert suite is not None
-    device_rules = [r for r in demo.rules if r.category != "parse"]
-    assert len(device_rules) >= 8
-    assert suite.get("tests") == str(6 * len(device_rules))  # one case per (device, rule)
+    # One case per device and rule that applies to its vendor: five EOS and NX-OS switches and
+    # a SONiC one, no InfiniBand, OpenSM or host NIC rule among them.
+    def applying(vendor: str) -> int:
+        return sum(1 for r in demo.rules if r.category != "parse"
+                   and (vendor in r.vendors or "any" in r.vendors))
+
+    assert applying("eos") >= 8 and applying("sonic") > applying("nxos")
+    assert suite.get("tests") == str(4 * applying("eos") + applying("nxos") + applying("sonic"))
     assert suite.get("failures") == "7"  # seven errors, each failing its own (device, rule) case
     cases = {(c.get("classname"), c.get("name", "").split()[0]): c
              for c in suite.findall("testcase")}
     assert {key for key, c in cases.items() if c.find("failure") is not None} == PLANTED
     assert all(c.find("system-out") is None for c in cases.values())
+    assert ("leaf1", "PFC001") in cases and ("leaf4", "BUF001") in cases
+    assert ("leaf1", "BUF001") not in cases, "a SONiC buffer rule has nothing to say of EOS"
+    assert not any(rule.startswith(("IB", "DCQ")) for _, rule in cases)
     failure = cases[("leaf4", "PFC001")].find("failure")
     assert failure is not None and failure.get("type") == "error"
     assert (failure.text or "").startswith(f"{DEMO / 'leaf4' / 'config_db.json'}:31 [error] ")

@@ -1,11 +1,29 @@
-"""JUnit XML: one test case per (device, rule), so CI dashboards list what passed and failed."""
+"""JUnit XML: one test case per (device, rule), so CI dashboards list what passed and failed.
+
+A device gets a case for each rule that applies to its vendor (``Rule.vendors``; ``any``
+applies to all): an EOS switch has no InfiniBand or host NIC cases to pass. A finding always
+has its case, whatever the rule.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+from fablint.checks import Rule
 from fablint.engine import LintResult
 from fablint.findings import Finding, Severity
+
+
+def devices(result: LintResult) -> list[tuple[str, str | None]]:
+    """Every device of the run with its vendor (from the input that describes it)."""
+    return [(name, i.vendor) for i in result.fabric.inputs for name in i.devices]
+
+
+def applies(rule: type[Rule], vendor: str | None) -> bool:
+    """Does ``rule`` check devices of ``vendor``? Parse rules are about files, not devices."""
+    if rule.category == "parse":
+        return False
+    return vendor is None or "any" in rule.vendors or vendor in rule.vendors
 
 
 def render(result: LintResult) -> str:
@@ -14,10 +32,10 @@ def render(result: LintResult) -> str:
     by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
     for finding in result.findings:
         by_case[(finding.device or finding.file or "fabric", finding.rule)].append(finding)
-    device_rules = [r for r in result.rules if r.category != "parse"]
-    for device in (name for i in result.fabric.inputs for name in i.devices):
-        for rule in device_rules:
-            by_case.setdefault((device, rule.id), [])
+    for device, vendor in devices(result):
+        for rule in result.rules:
+            if applies(rule, vendor):
+                by_case.setdefault((device, rule.id), [])
     rule_names = {r.id: r.name for r in result.rules}
     suites = ET.Element("testsuites", name="fablint")
     suite = ET.SubElement(suites, "testsuite", name="fablint")
