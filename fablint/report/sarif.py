@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,15 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 def _uri(path: str) -> tuple[str, bool]:
     """A repository-relative URI when the file is under the working folder, else absolute."""
+    return _uri_from(path, str(Path.cwd()))
+
+
+@lru_cache(maxsize=4096)
+def _uri_from(path: str, cwd: str) -> tuple[str, bool]:
+    # Resolving is a few system calls, and a file has many findings.
     resolved = Path(path).resolve()
     try:
-        return resolved.relative_to(Path.cwd().resolve()).as_posix(), True
+        return resolved.relative_to(Path(cwd).resolve()).as_posix(), True
     except ValueError:
         return resolved.as_uri(), False
 
