@@ -164,6 +164,45 @@ def normalise_interface(words: list[str]) -> tuple[str, str] | None:
     return f"{prefix}{number}", kind
 
 
+_RANGE_PART = re.compile(r"^([A-Za-z][A-Za-z-]*?)?\s*((?:\d+[/.:])*)(\d+)\s*-\s*(\d+)$")
+MAX_RANGE_PORTS = 1024
+"""Most ports one ``interface`` range may name (a 1024-port chassis); longer ones are skipped."""
+
+
+def expand_interface_range(words: list[str]) -> list[tuple[str, str]] | None:
+    """``Ethernet1/1-4``, ``Ethernet1/1/1 - 2``, ``Eth1/1-2, Eth1/5`` -> each port it names,
+    else None.
+
+    Running-configs never write ranges, but vendor guides do (AMD's NX-OS example configures
+    ``interface Ethernet1/1/1 - 2``; Cisco's RoCE script applies its port lines to
+    ``Eth1/1/1-2,Eth1/2/1-2``), and configurations built from them keep them. NX-OS applies
+    every line of the block to each port of the range. A part without a type name takes the
+    one before it (``Eth1/1-2, 1/5``).
+    """
+    out: list[tuple[str, str]] = []
+    prefix = ""
+    for part in " ".join(words).split(","):
+        part = part.strip()
+        match = _RANGE_PART.match(part)
+        if match is None:
+            named = normalise_interface([part if part[:1].isalpha() else prefix + part])
+            if named is None:
+                return None
+            prefix = _IF_NAME.match(named[0])[1]  # type: ignore[index]
+            out.append(named)
+            continue
+        prefix = match[1] or prefix
+        lo, hi = int(match[3]), int(match[4])
+        if not prefix or hi < lo or len(out) + hi - lo >= MAX_RANGE_PORTS:
+            return None
+        for number in range(lo, hi + 1):
+            named = normalise_interface([f"{prefix}{match[2]}{number}"])
+            if named is None:
+                return None
+            out.append(named)
+    return out or None
+
+
 def class_queue(name: str) -> int | None:
     """Queue of an NX-OS system queuing class (``c-out-8q-q3`` -> 3, defaults -> 0)."""
     if name in _DEFAULT_CLASSES:
@@ -475,15 +514,35 @@ class _NxosBuilder:
 
     def open_interface(self, words: list[str], indent: int) -> bool:
         named = normalise_interface(words)
-        if named is None:
+        if named is not None:
+            self.open(indent, self.h_interface, self.interface(*named))
+            return True
+        ports = expand_interface_range(words)
+        if ports is None:
             return False
-        name, kind = named
+        self.open(indent, self.h_interface_range, [self.interface(*port) for port in ports])
+        return True
+
+    def interface(self, name: str, kind: str) -> Obj:
+        """The port of that name, created at this line the first time it is named."""
         interfaces = self.device["interfaces"]
         iface = interfaces.get(name)
         if iface is None:
             iface = interfaces[name] = new_interface(name, kind, self.ref(), kind in _ROUTED_KINDS)
-        self.open(indent, self.h_interface, iface)
-        return True
+        return iface
+
+    def h_interface_range(self, words: list[str], indent: int, body: str) -> bool:
+        """A line of an ``interface`` range block: the same line on each of its ports."""
+        context = self.stack[-1]
+        ports: list[Obj] = context.obj
+        known = False
+        try:
+            for iface in ports:
+                context.obj = iface
+                known = self.h_interface(list(words), indent, body) or known
+        finally:
+            context.obj = ports
+        return known
 
     def h_interface(self, words: list[str], indent: int, body: str) -> bool:
         iface: Obj = self.current()
