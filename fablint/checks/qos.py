@@ -89,6 +89,11 @@ class RoceDscpLossless(Rule):
     dscp`, `set qos-group`): a policy that matches only CoS leaves untagged RoCE in qos-group 0,
     which this rule reports (NX-OS has no trust setting for QOS003 to check).
 
+    A RoCE DSCP mapped to a lossy class is an error, and so is a port where no RoCE DSCP is
+    lossless. Where one is and the profile's others are merely not classified (they fall to the
+    default class), the finding is info: designs that carry RoCE on DSCP 26 only classify 26
+    and leave 24 alone, and that is a problem only if some host marks RoCE with 24.
+
     ## Why it matters
     PFC protects priorities, not packets: a RoCE packet classified into a lossy class is
     dropped on congestion no matter how carefully PFC is configured for priority 3. The
@@ -148,11 +153,21 @@ class RoceDscpLossless(Rule):
                 for d, tc in wrong
             )
             where = fmt_where(p.name for p in ports)
+            reached = [d for d in ctx.policy.classification.roce_dscp
+                       if d not in {dscp for dscp, _ in wrong}]
+            # A design that carries RoCE on one DSCP classifies that one and leaves the
+            # profile's others unclassified: only a DSCP mapped to a lossy class, or no RoCE
+            # DSCP reaching a paused priority at all, is an error.
+            unused = bool(reached) and not any(d in maps.dscp_to_tc for d, _ in wrong)
+            note = (f" (DSCP {fmt_priorities(reached)} is lossless: this matters only if "
+                    f"hosts mark RoCE with DSCP {fmt_priorities(d for d, _ in wrong)})"
+                    ) if unused else ""
             yield self.finding(
                 device, first.name if len(ports) == 1 else (maps.name or "qos map"),
                 _maps_ref(maps, wrong[0][0], first),
                 f"RoCE traffic on {where} is not lossless: {landing}; PFC pauses "
-                f"priority {fmt_priorities(active)}",
+                f"priority {fmt_priorities(active)}{note}",
+                severity=Severity.INFO if unused else None,
                 fix=FixIntent("dscp-map", {
                     "interface": first.name, "dscp": [d for d, _ in wrong], "tc": target_tc,
                     "map": maps.name, "port_map": first.qos.maps is not None,
