@@ -175,23 +175,33 @@ class WredDropsLossless(Rule):
     settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        # Ports whose queue drops by the same WRED line (a SONiC WRED_PROFILE, a profile's
+        # random-detect line) share one finding and one fix.
+        groups: dict[tuple[object, int, bool], list[tuple[Interface, Queue, Aqm]]] = {}
         for iface, queues in ctx.ports_with(device, lambda port: _dropping(device, port, ctx)):
             for queue_id, queue, wred in queues:
-                marks = queue.ecn is not None
-                yield self.finding(
-                    device, f"{iface.name} queue {queue_id}", wred.src or queue.src,
-                    f"WRED drops packets on lossless queue {queue_id} of {iface.name}"
-                    + (" (ECN marking is also on: non-ECN packets are dropped)" if marks else ""),
-                    severity=Severity.WARNING if marks else None,
-                    fix=FixIntent("wred-remove", {
-                        "interface": iface.name,
-                        "queue": queue_id,
-                        "queue_name": queue.name,
-                        "aqm_profile": wred.profile,
-                        "profile": device.profile_of(iface, "queues"),
-                        "then": None if marks else _ecn_fix(device, iface, queue_id, ctx).params,
-                    }),
-                )
+                key = (wred.src or queue.src or iface.name, queue_id, queue.ecn is not None)
+                groups.setdefault(key, []).append((iface, queue, wred))
+        for (_, queue_id, marks), members in groups.items():
+            iface, queue, wred = members[0]
+            names = [i.name for i, _, _ in members]
+            obj = (f"WRED profile {wred.profile} queue {queue_id}"
+                   if len(members) > 1 and wred.profile else f"{iface.name} queue {queue_id}")
+            yield self.finding(
+                device, obj, wred.src or queue.src,
+                f"WRED drops packets on lossless queue {queue_id} of {fmt_where(names, 8)}"
+                + (" (ECN marking is also on: non-ECN packets are dropped)" if marks else ""),
+                severity=Severity.WARNING if marks else None,
+                fix=FixIntent("wred-remove", {
+                    "interface": iface.name,
+                    "interfaces": names,
+                    "queue": queue_id,
+                    "queue_name": queue.name,
+                    "aqm_profile": wred.profile,
+                    "profile": device.profile_of(iface, "queues"),
+                    "then": None if marks else _ecn_fix(device, iface, queue_id, ctx).params,
+                }),
+            )
 
 
 def _all_queues(device: Device, ctx: Context) -> Iterator[

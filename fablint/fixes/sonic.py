@@ -70,6 +70,9 @@ def render(intent: FixIntent) -> str | None:
         return _ecn(p, p.get("interface"))
     if action == "wred-remove":
         if p.get("then"):
+            if p.get("aqm_profile") and len(p.get("interfaces") or ()) > 1:
+                # A profile many ports share: make it mark, rather than re-point each queue.
+                return _dump({"WRED_PROFILE": {p["aqm_profile"]: _wred(p["then"])}})
             return _ecn({**p["then"], "aqm_profile": None}, p["interface"])
         if p.get("aqm_profile"):
             return _dump({"WRED_PROFILE": {p["aqm_profile"]: {"wred_green_enable": "false"}}})
