@@ -130,8 +130,9 @@ class Context:
     def qos_groups(
         self, device: Device, kinds: tuple[str, ...] = ("physical",)
     ) -> list[list[Interface]]:
-        """``fabric_ports(device, kinds)`` grouped by QoS settings object, each group in port
-        order and the groups in the order of their first port.
+        """``fabric_ports(device, kinds)`` grouped by QoS settings object (and routed or not,
+        ``_qos_key``), each group in port order and the groups in the order of their first
+        port.
 
         Ports that share a QoS profile or policy share one settings object, so whatever a rule
         derives from the QoS settings alone is the same for the whole group: a rule can judge
@@ -170,28 +171,36 @@ class Context:
         """The fabric ports (``fabric_ports(device, kinds)``, in order) for which ``judge``
         finds something (a truthy value), each with what it found.
 
-        ``judge`` must look at the port's QoS settings only: it runs once per settings object
-        (``qos_groups``), on the first port that has it. Most devices have nothing for a given
-        rule, and then no port is visited at all.
+        ``judge`` must look only at the port's QoS settings and whether it is routed: it runs
+        once per group of ``qos_groups``, on the group's first port. Most devices have nothing
+        for a given rule, and then no port is visited at all.
         """
-        found: dict[int, T] = {}
+        found: dict[tuple[int, bool], T] = {}
         for ports in self.qos_groups(device, kinds):
             value = judge(ports[0])
             if value:
-                found[id(ports[0].qos)] = value
+                found[_qos_key(ports[0])] = value
         if not found:
             return []
-        return [(iface, found[id(iface.qos)]) for iface in self.fabric_ports(device, kinds)
-                if id(iface.qos) in found]
+        return [(iface, found[key]) for iface in self.fabric_ports(device, kinds)
+                if (key := _qos_key(iface)) in found]
+
+
+def _qos_key(iface: Interface) -> tuple[int, bool]:
+    """What a group of ``qos_groups`` shares: the QoS settings object, and whether the port is
+    routed (where a vendor has no trust setting, a routed port classifies by DSCP whatever its
+    maps, so the two kinds of port can share settings and still behave differently)."""
+    return id(iface.qos), iface.routed
 
 
 def _by_qos(ports: Iterable[Interface]) -> list[list[Interface]]:
-    """``ports`` grouped by QoS settings object, in the order of each group's first port."""
-    groups: dict[int, list[Interface]] = {}
+    """``ports`` grouped by ``_qos_key``, in the order of each group's first port."""
+    groups: dict[tuple[int, bool], list[Interface]] = {}
     for iface in ports:
-        members = groups.get(id(iface.qos))
+        key = _qos_key(iface)
+        members = groups.get(key)
         if members is None:
-            groups[id(iface.qos)] = [iface]
+            groups[key] = [iface]
         else:
             members.append(iface)
     return list(groups.values())
