@@ -77,7 +77,8 @@ class EcnOnLosslessQueue(Rule):
     configured (EOS `random-detect ecn` under the `tx-queue`, an NX-OS queuing class with
     `random-detect … ecn`, a SONiC `WRED_PROFILE` whose `ecn` mode marks green packets). The
     check follows the device's traffic-class to queue map. Ports that share one QoS profile
-    (an EOS `qos profile`, an NX-OS queuing policy) or one configuration line make one finding,
+    (an EOS `qos profile`, an NX-OS queuing policy), one SONiC `WRED_PROFILE` that drops instead
+    of marking, or one configuration line make one finding,
     on the profile or line, naming how many ports it affects; a port's own configuration makes
     one finding per port. Designs that deliberately run PFC without DCQCN can turn the rule off
     with `ecn.required_on_lossless: false` in their profile.
@@ -115,8 +116,11 @@ class EcnOnLosslessQueue(Rule):
         for iface, queues in ctx.ports_with(device, lambda port: _unmarked(device, port, ctx)):
             for queue_id, prios, queue in queues:
                 profile = device.profile_of(iface, "queues")
+                wred = queue.wred if queue is not None else None
                 key: tuple[str, object, int] = (
                     ("profile", profile, queue_id) if profile is not None
+                    # a SONiC WRED_PROFILE that drops rather than marks, shared by the ports
+                    else ("wred", wred.src, queue_id) if wred is not None and wred.profile
                     else ("line", queue.src, queue_id) if queue is not None and queue.src
                     else ("port", iface.name, queue_id))
                 groups.setdefault(key, []).append((iface, prios))
@@ -136,6 +140,15 @@ class EcnOnLosslessQueue(Rule):
                 )
                 continue
             ports = fmt_ports(i.name for i, _ in members)
+            if kind == "wred" and queue is not None and queue.wred is not None:
+                name = queue.wred.profile
+                yield self.finding(
+                    device, f"WRED profile {name} queue {queue_id}", queue.wred.src or where,
+                    f"lossless queue {queue_id} (priority {prios}) does not mark ECN: WRED "
+                    f"profile {name} drops instead; {len(members)} ports use it: {ports}",
+                    fix=FixIntent(fix.action, {**fix.params, "shared_profile": name}),
+                )
+                continue
             if profile:
                 obj = f"qos profile {profile} queue {queue_id}"
                 message = (f"lossless queue {queue_id} (priority {prios}) of qos profile "

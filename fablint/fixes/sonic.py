@@ -67,6 +67,8 @@ def render(intent: FixIntent) -> str | None:
         ports = p.get("interfaces") or [p["interface"]]
         return _dump({"PORT_QOS_MAP": {port: {"pfc_enable": left} for port in ports}})
     if action == "ecn-enable":
+        if p.get("shared_profile"):  # a WRED_PROFILE many ports share: make it mark
+            return _dump({"WRED_PROFILE": {p["shared_profile"]: _wred(p)}})
         return _ecn(p, p.get("interface"))
     if action == "wred-remove":
         if p.get("then"):
