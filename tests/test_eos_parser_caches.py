@@ -21,6 +21,7 @@ DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 HEADS = [
     "interface Ethernet1/1", "interface Ethernet2/1", "interface Port-Channel5",
     "interface Vlan10", "interface Loopback0", "interface Ethernet1-4", "interface defaults",
+    "interface Ethernet 1/1-2, Et3/1", "interface Ethernet1/1-2",
     "no interface Ethernet1/1", "ip access-list A", "ip access-list standard S",
     "mac access-list M", "ipv6 access-list V", "qos profile P", "qos profile Q", "router bgp 1",
     "vlan 10", "management api http-commands", "hostname h",

@@ -32,6 +32,7 @@ from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_qos, new_queue, new_watchdog, overlay
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
+from fablint.parsers.ranges import expand_interface_range
 
 EOS_DEFAULT_MTU = 1500
 EOS_LOOPBACK_MTU = 65535
@@ -142,6 +143,22 @@ def _name_info(name: str) -> tuple[str, bool] | None:
         return None  # ranges are not written by running-config
     kind = _interface_kind(name)
     return kind, kind in _ROUTED_KINDS
+
+
+_SHORT_NAMES = {"et": "Ethernet", "eth": "Ethernet", "po": "Port-Channel"}
+"""Abbreviations guides write in ranges, with the name running-config would show."""
+
+
+def _range_port(name: str) -> tuple[str, str] | None:
+    """One port of an ``interface`` range as EOS names it (``Et1`` -> ``Ethernet1``)."""
+    match = re.match(r"([A-Za-z][A-Za-z-]*?)\s*(\d[\d/.]*)$", name)
+    if match is None:
+        return None
+    prefix = _SHORT_NAMES.get(match[1].lower(), match[1])
+    prefix = {"ethernet": "Ethernet", "port-channel": "Port-Channel"}.get(prefix.lower(), prefix)
+    port = prefix + match[2]
+    kind = _interface_kind(port)
+    return (port, kind) if kind in ("physical", "port-channel", "subinterface") else None
 
 
 def _speed(token: str) -> tuple[int, int | None] | None:
@@ -741,7 +758,8 @@ class _EosBuilder:
             if words[1] == "defaults":
                 self.open(indent, self.h_interface_defaults)
                 return True
-            return self.open_interface(words[1], indent)
+            return self.open_interface(
+                words[1] if len(words) == 2 else " ".join(words[1:]), indent)
         negated = words[0] in ("no", "default")
         if negated:
             words = words[1:]
@@ -752,7 +770,8 @@ class _EosBuilder:
             if words[1] == "defaults":
                 self.open(indent, self.h_interface_defaults)
                 return True
-            return self.open_interface(words[1], indent)
+            return self.open_interface(
+                words[1] if len(words) == 2 else " ".join(words[1:]), indent)
         if w0 == "hostname" and len(words) > 1 and not negated:
             self.device["name"] = words[1]
             self.device["field_src"]["name"] = self.ref()
@@ -776,8 +795,20 @@ class _EosBuilder:
             info = _NAME_INFO[name]
         except KeyError:
             info = _remember(_NAME_INFO, name, _name_info(name))
-        if info is None:
-            return False  # ranges are not written by running-config
+        if info is None:  # a range (never in a running-config, but guides write them)
+            ports = expand_interface_range(name, _range_port)
+            if ports is None:
+                return False
+            # Each line of the block goes to every port: read the slow way (no line caches).
+            self.open(indent, self.h_interface_range,
+                      [self.port(port, (kind, kind in _ROUTED_KINDS)) for port, kind in ports])
+            return True
+        self.stack.append(
+            _Context(indent, self.h_interface, self.port(name, info), _FIXED_LINES, _FIXED_RAW))
+        return True
+
+    def port(self, name: str, info: tuple[str, bool]) -> Obj:
+        """The interface ``name``, created at this line the first time it is named."""
         iface = self.interfaces.get(name)
         if iface is None:
             # 'ip_addresses', 'acls' and 'qos' are added when a line sets them (the model's
@@ -786,9 +817,40 @@ class _EosBuilder:
                 "name": name, "kind": info[0], "src": self.ref(), "field_src": {},
                 "routed": info[1],
             }
-        self.stack.append(
-            _Context(indent, self.h_interface, iface, _FIXED_LINES, _FIXED_RAW))
-        return True
+        return iface
+
+    def h_interface_range(self, words: list[str], indent: int, body: str) -> bool:
+        """A line of an ``interface`` range block, on each of its ports. A line that opens a
+        block on each port (``tx-queue 3``) opens one block that feeds all of them."""
+        context = self.stack[-1]
+        ports: list[Obj] = context.obj
+        depth = len(self.stack)
+        opened: list[_Context] = []
+        known = False
+        try:
+            for iface in ports:
+                context.obj = iface
+                known = self.h_interface(list(words), indent, body) or known
+                while len(self.stack) > depth:
+                    opened.append(self.stack.pop())
+        finally:
+            context.obj = ports
+        if opened:
+            self.open(opened[0].indent, self.h_each, opened)
+        return known
+
+    def h_each(self, words: list[str], indent: int, body: str) -> bool:
+        """A line of a block opened on every port of a range: given to each port's block."""
+        context = self.stack[-1]
+        blocks: list[_Context] = context.obj
+        known = False
+        try:
+            for block in blocks:
+                context.obj = block.obj  # the handlers read their object from the stack top
+                known = block.handler(list(words), indent, body) or known
+        finally:
+            context.obj = blocks
+        return known
 
     def h_interface_defaults(self, words: list[str], indent: int, body: str) -> bool:
         if words[0] == "mtu" and len(words) == 2:

@@ -57,6 +57,7 @@ from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_qos, new_queue
 from fablint.parsers.cisco_acl import NAMED_DSCP, AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
+from fablint.parsers.ranges import expand_interface_range
 
 NXOS_DEFAULT_MTU = 1500
 NXOS_MTU_RANGE = (576, 9216)
@@ -162,45 +163,6 @@ def normalise_interface(words: list[str]) -> tuple[str, str] | None:
     if "." in number and kind in ("physical", "port-channel"):
         kind = "subinterface"
     return f"{prefix}{number}", kind
-
-
-_RANGE_PART = re.compile(r"^([A-Za-z][A-Za-z-]*?)?\s*((?:\d+[/.:])*)(\d+)\s*-\s*(\d+)$")
-MAX_RANGE_PORTS = 1024
-"""Most ports one ``interface`` range may name (a 1024-port chassis); longer ones are skipped."""
-
-
-def expand_interface_range(words: list[str]) -> list[tuple[str, str]] | None:
-    """``Ethernet1/1-4``, ``Ethernet1/1/1 - 2``, ``Eth1/1-2, Eth1/5`` -> each port it names,
-    else None.
-
-    Running-configs never write ranges, but vendor guides do (AMD's NX-OS example configures
-    ``interface Ethernet1/1/1 - 2``; Cisco's RoCE script applies its port lines to
-    ``Eth1/1/1-2,Eth1/2/1-2``), and configurations built from them keep them. NX-OS applies
-    every line of the block to each port of the range. A part without a type name takes the
-    one before it (``Eth1/1-2, 1/5``).
-    """
-    out: list[tuple[str, str]] = []
-    prefix = ""
-    for part in " ".join(words).split(","):
-        part = part.strip()
-        match = _RANGE_PART.match(part)
-        if match is None:
-            named = normalise_interface([part if part[:1].isalpha() else prefix + part])
-            if named is None:
-                return None
-            prefix = _IF_NAME.match(named[0])[1]  # type: ignore[index]
-            out.append(named)
-            continue
-        prefix = match[1] or prefix
-        lo, hi = int(match[3]), int(match[4])
-        if not prefix or hi < lo or len(out) + hi - lo >= MAX_RANGE_PORTS:
-            return None
-        for number in range(lo, hi + 1):
-            named = normalise_interface([f"{prefix}{match[2]}{number}"])
-            if named is None:
-                return None
-            out.append(named)
-    return out or None
 
 
 def class_queue(name: str) -> int | None:
@@ -517,7 +479,8 @@ class _NxosBuilder:
         if named is not None:
             self.open(indent, self.h_interface, self.interface(*named))
             return True
-        ports = expand_interface_range(words)
+        ports = expand_interface_range(" ".join(words),
+                                       lambda name: normalise_interface([name]))
         if ports is None:
             return False
         self.open(indent, self.h_interface_range, [self.interface(*port) for port in ports])
