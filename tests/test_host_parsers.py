@@ -31,7 +31,7 @@ from fablint.profiles import load_policy
 from tests.conftest import CORPUS, FIXTURES, REPO
 
 HOSTS = FIXTURES / "hosts"
-HOST_FORMATS = ("mlnx_qos", "sysfs_ecn", "host-facts")
+HOST_FORMATS = ("mlnx_qos", "sysfs_ecn", "host-facts", "mlxconfig")
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -303,15 +303,18 @@ def test_no_nvidia_commands_for_other_nics() -> None:
 
 
 def test_real_captures_lint_with_their_expected_findings() -> None:
-    """The captures are linted as hosts: only the NICs whose PFC differs from the default
-    profile (priority 3) are reported."""
+    """The captures are linted as hosts: the NICs whose PFC differs from the default profile
+    (priority 3); from the mlxconfig captures, the BlueField-3 whose firmware trusts PCP, the
+    tuned DCQCN parameters (info) and the InfiniBand-only adapter (nothing to check)."""
     options = LintOptions(paths=[str(HOSTS)], config=ProjectConfig(),
                           policy=load_policy("default", {}), jobs=1)
     result = lint(options)
     assert not result.errors
     got = sorted((f.rule, f.device) for f in result.findings)
-    assert got == [("PFC006", "centos12"), ("PFC006", "lg-cmc-gpu-tf-prod-008"),
-                   ("PFC006", "mellanox-doc")]
+    assert got == [("DCQ002", "gpu02"), ("DCQ002", "libra-cx5"),
+                   ("FAB003", "mellanox-howto-cx5"), ("PFC006", "centos12"),
+                   ("PFC006", "lg-cmc-gpu-tf-prod-008"), ("PFC006", "mellanox-doc"),
+                   ("QOS005", "cnfdg45")]
 
 
 def test_suppression_comments_in_host_files(tmp_path: Path) -> None:

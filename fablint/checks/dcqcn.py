@@ -33,9 +33,10 @@ ECT0 = 2
 
 
 def nic_params(nic: HostNic, **params: object) -> dict[str, object]:
-    """Fix parameters every host fix carries: the NIC and whose NIC it is."""
+    """Fix parameters every host fix carries: the NIC, whose NIC it is, and what its firmware
+    configuration says (an mlxconfig query), so that a fix can also make the change persist."""
     return {"interface": nic.name, "nic_vendor": nic.vendor, "rdma_device": nic.rdma_device,
-            **params}
+            "firmware": nic.firmware.model_dump() if nic.firmware else None, **params}
 
 
 def _lossless(ctx: Context) -> set[int]:

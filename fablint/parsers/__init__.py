@@ -18,10 +18,11 @@ _FORMATS: tuple[tuple[str, str, str], ...] = (
     ("nxos", "nxos", "NxosParser"),
     ("sonic", "sonic", "SonicParser"),
     ("lldp", "lldp", "LldpParser"),
-    # GPU host NIC facts: three formats, merged per host (host_facts.py).
+    # GPU host NIC facts: four formats, merged per host (host_facts.py).
     ("mlnx_qos", "mlnx_qos", "MlnxQosParser"),
     ("sysfs_ecn", "sysfs_ecn", "SysfsEcnParser"),
     ("host-facts", "host_facts", "HostFactsParser"),
+    ("mlxconfig", "mlxconfig", "MlxconfigParser"),
     # InfiniBand subnet manager files, read together per SM (opensm_conf.py).
     ("opensm", "opensm_conf", "OpenSmConfParser"),
     ("opensm-partitions", "opensm_conf", "PartitionsParser"),
@@ -63,7 +64,7 @@ PARSERS: Mapping[str, Parser] = _Registry(_FORMATS)
 PROVIDES: dict[str, str] = {
     **dict.fromkeys(("lldp", "sonic", "ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo",
                      "ib-subnet-list"), "links"),
-    **dict.fromkeys(("mlnx_qos", "sysfs_ecn", "host-facts"), "hosts"),
+    **dict.fromkeys(("mlnx_qos", "sysfs_ecn", "host-facts", "mlxconfig"), "hosts"),
 }
 """Format id -> what its inputs can bring to a fabric besides switch configurations: cables
 (``links``: LLDP tables, SONiC ``DEVICE_NEIGHBOR``, InfiniBand dumps) or GPU hosts (``hosts``).

@@ -12,9 +12,10 @@ MAX_INPUT_BYTES = 256 * 1024 * 1024
 SNIFF_BYTES = 16 * 1024
 MIN_CONFIDENCE = 30
 CERTAIN = 100
-YAML_LIKE_FORMATS = frozenset({"host-facts", "iblinkinfo"})
+YAML_LIKE_FORMATS = frozenset({"host-facts", "iblinkinfo", "mlxconfig"})
 """Formats whose files may begin like a YAML mapping (``key: value``): the host-facts YAML,
-and iblinkinfo's ``CA: …`` / ``Switch: …`` lines. Any other parser is not asked about such a
+iblinkinfo's ``CA: …`` / ``Switch: …`` lines and an mlxconfig query cut to its
+``Configurations:`` table. Any other parser is not asked about such a
 file: YAML test data and Ansible variables often hold whole configurations or dumps, indented
 under a key, that must not pass for one."""
 

@@ -1,18 +1,23 @@
 """GPU host NIC facts: the documented YAML host-facts file, and what every host input shares.
 
 A host is described by one or more files: ``mlnx_qos -i IF`` outputs (``mlnx_qos.py``), sysfs
-dumps of ``/sys/class/net/IF/ecn`` and friends (``sysfs_ecn.py``) and the hand-written YAML file
+dumps of ``/sys/class/net/IF/ecn`` and friends (``sysfs_ecn.py``), ``mlxconfig`` queries of the
+adapters' persistent firmware configuration (``mlxconfig.py``) and the hand-written YAML file
 read here (``fablint-host: 1``, schema below and in docs/host-facts.md). Each loader turns one
 file into a ``HostDoc``: partial NIC facts keyed by interface, every value with its line.
 ``parse_host_documents`` gives each document its host name, groups the documents of one folder
-by host and merges them, field by field, the later file (in name order) winning.
+by host and merges them, field by field, the later file (in name order) winning. Firmware
+facts (``HostDoc.firmware``) come last and only fill what the runtime inputs did not report:
+the driver or a boot script may have changed the running NIC since the firmware loaded.
 
 Naming (docs/host-facts.md has the full rule): the YAML file names its host in ``host:``; a
 command output is named by its file name ``HOST_IF.ext`` (``gpu01_ens1f0.mlnx_qos``), else by a
 shell prompt in it (``root@gpu01:~#``), else by its folder (``gpu01/mlnx_qos_ens1f0.txt``).
 Documents that only have a folder or file name to go by join the one host of their folder that
 is named more firmly (a YAML file, a ``HOST_IF`` file name, a prompt), like nameless SONiC
-fragments join the only hostname.
+fragments join the only hostname. An mlxconfig output names an adapter, not a netdev: the last
+part of its file name (``gpu01_mlx5_0.mlxconfig``, ``gpu01_ens1f0.mlxconfig``) is kept in
+``HostDoc.slot``, and ``_place_firmware`` ties the adapter to its NIC with the other files.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from fablint.yamlio import ConfigError, KeyLines, load_yaml_text
 
 HOST_GROUP = "host"
 """Group id shared by the host formats: their files in one folder are parsed as one unit."""
-HOST_FORMATS = frozenset({"mlnx_qos", "sysfs_ecn", "host-facts"})
+HOST_FORMATS = frozenset({"mlnx_qos", "sysfs_ecn", "host-facts", "mlxconfig"})
 """Format ids (``--vendor``) of the host inputs."""
 MIN_SNIFF = 30
 
@@ -44,11 +49,18 @@ BY_FOLDER = 1
 BY_STEM = 0
 NAMED = BY_PROMPT
 
-_FORMAT_WORDS = re.compile(r"(?:^|_)(?:mlnx[_-]?qos|sysfs|ecn|dcqcn|qos|facts)(?=$|_)", re.I)
+_FORMAT_WORDS = re.compile(
+    r"(?:^|_)(?:mlnx[_-]?qos|sysfs|ecn|dcqcn|qos|facts|mlxconfig|mstconfig|nvconfig|fw|firmware)"
+    r"(?=$|_)", re.I)
 _EXTENSIONS = frozenset({
     "txt", "out", "log", "mlnx_qos", "mlnxqos", "qos", "ecn", "sysfs", "dump", "yaml", "yml",
-    "host", "facts",
+    "host", "facts", "mlxconfig", "mstconfig", "nvconfig",
 })
+RDMA_DEVICE = re.compile(r"^(?:mlx\d+_(?:bond_)?\d+|roce[a-z]\w*|bnxt_re(?:_bond)?\d+)$")
+"""An RDMA device name (``mlx5_0``, ``mlx5_bond_0``, ``rocep59s0f0``), as opposed to a netdev."""
+NETDEV_NAME = re.compile(r"^(?:en|eth|ib|bond|p\d)\w*\d\w*$")
+"""A name that looks like a Linux interface (``ens1f0np0``, ``enp59s0f1``, ``eth2``, ``p1p1``)."""
+_STEM_TOKEN = re.compile(r"mlx\d+_(?:bond_)?\d+|bnxt_re(?:_bond)?\d+|[^_]+")
 _PROMPT = re.compile(
     r"^\[?[A-Za-z_][\w.-]*@(?P<host>[A-Za-z0-9][\w.-]*)(?:[:\s][^#$\]]*)?\]?\s?[#$]\s*\S"
 )
@@ -60,6 +72,23 @@ NicObj = Obj
 
 
 # -- what a loader produces ------------------------------------------------------------------
+
+
+@dataclass
+class FirmwareNic:
+    """The persistent configuration of one adapter port (an ``mlxconfig`` query): facts shaped
+    like a NIC that name a device, not a netdev; ``build_host`` ties them to one."""
+
+    nic: NicObj
+    ref: SourceRef
+    """The device's block in the output (its ``Device #N:`` line)."""
+    device: str | None = None
+    """What ``mlxconfig -d`` takes: as given on the command line, else the ``Device:`` line."""
+    rdma_device: str | None = None
+    """The RDMA device, when the command line or the output names one (``-d mlx5_0``)."""
+    ports: list[int] = field(default_factory=list)
+    prio_mask: int | None = None
+    pending: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -86,6 +115,15 @@ class HostDoc:
     unknown: int = 0
     suppressions: list[dict[str, object]] = field(default_factory=list)
     """``# fablint: disable=RULE`` comments (``Suppression`` data)."""
+    firmware: list[FirmwareNic] = field(default_factory=list)
+    """Adapter ports' persistent configuration (mlxconfig), merged under the runtime facts."""
+    infiniband: list[tuple[str, SourceRef]] = field(default_factory=list)
+    """Adapters whose ports all run InfiniBand (not RoCE NICs): device, ``LINK_TYPE`` line."""
+    device_slot: bool = False
+    """The file name's last part names a device (an RDMA device or a netdev), as the content
+    names no netdev (mlxconfig): ``gpu01_mlx5_0.mlxconfig``, ``gpu01_ens1f0.mlxconfig``."""
+    slot: str | None = None
+    """That part of the file name, once ``name_document`` has read it."""
 
     def problem(self, line: int | None, message: str, kind: str = "invalid-value") -> None:
         self.problems.append(ParseProblem(file=self.path, line=self.ref(line).line,
@@ -174,7 +212,8 @@ def file_stem_tokens(path: str) -> list[str]:
             break
         name = base
     name = _FORMAT_WORDS.sub("_", name)
-    return [t for t in re.split(r"_+", name) if t.strip(".-")]
+    # RDMA device names hold an underscore (mlx5_0): one part, not two.
+    return [t for t in _STEM_TOKEN.findall(name) if t.strip(".-")]
 
 
 def name_document(doc: HostDoc) -> None:
@@ -183,7 +222,13 @@ def name_document(doc: HostDoc) -> None:
     if doc.strength >= BY_CONTENT:
         return
     tokens = file_stem_tokens(doc.path)
-    if doc.unnamed_interface:
+    if doc.device_slot:
+        # mlxconfig: HOST_DEVICE (two or more parts), or a lone part that looks like an RDMA
+        # device or an interface (mlx5_0.mlxconfig, collected mlxconfig_ens1f0.txt); else host.
+        if len(tokens) >= 2 or (tokens and (RDMA_DEVICE.match(tokens[0])
+                                            or NETDEV_NAME.match(tokens[0]))):
+            doc.slot = tokens.pop()
+    elif doc.unnamed_interface:
         if tokens:
             interface = tokens.pop()
             unnamed = doc.nics.pop("", None)
@@ -279,6 +324,108 @@ def _attach_tos(nics: dict[str, NicObj], docs: list[HostDoc]) -> dict[str, tuple
     return leftover
 
 
+_ENTRY_KEY = re.compile(r"^(\w+)\[(.+)\]$")
+
+
+def fill_nic(base: NicObj, top: NicObj) -> None:
+    """Fold ``top`` into ``base`` where ``base`` has no value of its own, entry by entry for
+    the maps: firmware facts under the runtime ones."""
+    for key, ref in top["field_src"].items():
+        if key in base["field_src"]:
+            continue
+        entry = _ENTRY_KEY.match(key)
+        if entry is not None:
+            name, raw = entry.groups()
+            found = next(((k, v) for k, v in top.get(name, {}).items() if str(k) == raw), None)
+            if found is None or name not in base:
+                continue
+            base[name][found[0]] = found[1]
+        elif base.get(key) is None:
+            base[key] = top.get(key)
+        else:
+            continue  # a value the runtime input holds without a line (a default): keep it
+        base["field_src"][key] = ref
+    for name, value in top.items():
+        if name in ("name", "src", "field_src", *_DICT_FIELDS) or name in top["field_src"]:
+            continue
+        if base.get(name) is None:
+            base[name] = value
+
+
+def _firmware_target(fw: FirmwareNic, doc: HostDoc, nics: dict[str, NicObj],
+                     netdev_of: dict[str, str], alone: bool) -> tuple[str | None, str | None]:
+    """The netdev a firmware port belongs to, and its RDMA device: the RDMA device (``-d
+    mlx5_0``, ``Device: mlx5_0`` or the file name ``HOST_mlx5_0.mlxconfig``) through the NICs'
+    ``rdma_device`` or ``ibdev2netdev``, else the netdev the file name gives
+    (``HOST_NETDEV.mlxconfig``), else, ``alone``, the host's only NIC when it is the only
+    adapter (as a ToS goes to the only NIC). None: nothing ties it to a netdev."""
+    slot = doc.slot if len(doc.firmware) == 1 else None
+    by_name = slot if slot is not None and RDMA_DEVICE.match(slot) else None
+    rdma = fw.rdma_device or by_name
+    if rdma is not None:
+        found = next((n for n, nic in nics.items() if nic.get("rdma_device") == rdma), None)
+        if found is not None or rdma in netdev_of:
+            return found or netdev_of[rdma], rdma
+    if slot is not None and by_name is None:
+        return slot, rdma  # the content's RDMA device, where other files name it, wins
+    if alone and len(nics) == 1:
+        only, nic = next(iter(nics.items()))
+        if nic.get("rdma_device") in (None, rdma):
+            return only, rdma
+    return None, rdma
+
+
+def _place_firmware(host: str, nics: dict[str, NicObj], docs: list[HostDoc],
+                    leftover: dict[str, tuple[int, SourceRef]]) -> list[ParseProblem]:
+    """Put each adapter port's firmware facts on its NIC, under what the runtime inputs say
+    (``fill_nic``); a port no NIC can be matched to becomes a NIC of its own, named by its RDMA
+    device (else the device mlxconfig was given), and is reported when the host has others."""
+    entries = [(doc, fw) for doc in docs for fw in doc.firmware]
+    if not entries:
+        return []
+    netdev_of: dict[str, str] = {}
+    for doc in docs:
+        netdev_of.update(doc.rdma_netdev)
+    runtime = sorted(nics)
+    problems: list[ParseProblem] = []
+    merged: dict[str, NicObj] = {}
+    info: dict[str, dict[str, Any]] = {}
+    for doc, fw in entries:
+        target, rdma = _firmware_target(fw, doc, nics, netdev_of, len(entries) == 1)
+        if target is None:
+            target = rdma or fw.device or PurePath(doc.path).stem
+            if runtime:
+                problems.append(ParseProblem(
+                    file=fw.ref.file, line=fw.ref.line, kind="invalid-value",
+                    message=f"the firmware configuration of {fw.device or target} matches no "
+                    f"NIC of host {host} ({', '.join(runtime)}); it is checked as NIC "
+                    f"{target!r}. Name the file HOST_NETDEV.mlxconfig or add ibdev2netdev "
+                    "output to tie it to its netdev"))
+        nic = fw.nic
+        nic["name"] = target
+        if rdma is not None and nic.get("rdma_device") is None:
+            nic["rdma_device"] = rdma
+        if target in merged:
+            merge_nic(merged[target], nic)  # two queries of one adapter: the later wins
+        else:
+            merged[target] = nic
+        info[target] = {"device": fw.device or rdma or target, "ports": list(fw.ports),
+                        "prio_mask": fw.prio_mask, "pending": dict(fw.pending)}
+    for target, nic in merged.items():
+        if target in nics:
+            fill_nic(nics[target], nic)
+        else:
+            nics[target] = nic
+        nics[target]["firmware"] = info[target]
+    for dev in list(leftover):
+        owner = next((n for n in nics.values() if n.get("rdma_device") == dev), None)
+        if owner is not None:
+            tos, ref = leftover.pop(dev)
+            set_field(owner, "roce_tos", tos, ref)
+            set_field(owner, "roce_dscp", tos >> 2, ref)
+    return problems
+
+
 def finish_nic(nic: NicObj) -> None:
     """Fill in what the NIC does by default where the inputs left it out."""
     if nic.get("roce_dscp") is None and nic.get("roce_tos") is not None:
@@ -310,12 +457,25 @@ def build_host(name: str, docs: list[HostDoc]) -> tuple[Device, list[ParseProble
             if nic is not None and "mtu" not in nic["field_src"]:
                 set_field(nic, "mtu", mtu, ref)
     leftover = _attach_tos(nics, docs)
+    problems = _place_firmware(name, nics, docs, leftover)
+    firmware_files = {d.path for d in docs if d.format == "mlxconfig"}
     for nic in nics.values():
         finish_nic(nic)
+        if nic.get("firmware") is not None:
+            nic["firmware"]["fields"] = sorted(
+                key for key, ref in nic["field_src"].items() if ref.file in firmware_files)
     named_by = next((d for d in docs if d.host_ref is not None and d.host == name), None)
     field_src = {"name": named_by.host_ref} if named_by is not None else {}
-    problems: list[ParseProblem] = []
-    if not nics and not leftover:
+    infiniband = [item for d in docs for item in d.infiniband]
+    if not nics and not leftover and infiniband:
+        ref = infiniband[0][1]
+        devices = ", ".join(dev for dev, _ in infiniband)
+        problems.append(ParseProblem(
+            file=ref.file, line=ref.line, kind="invalid-value",
+            message=f"no RoCE NIC facts for host {name!r}: {devices} "
+            f"{'runs' if len(infiniband) == 1 else 'run'} InfiniBand on every port (LINK_TYPE "
+            "IB); host NIC checks read Ethernet (RoCE) ports only"))
+    elif not nics and not leftover:
         problems.append(ParseProblem(
             file=docs[0].path, message=f"no RoCE NIC facts for host {name!r} in "
             f"{', '.join(PurePath(d.path).name for d in docs)}", kind="invalid-value",
@@ -417,9 +577,11 @@ def host_loaders() -> list[HostLoader]:
     """The host formats (imported late: their modules build on this one)."""
     if not _LOADERS:
         from fablint.parsers.mlnx_qos import MlnxQosParser
+        from fablint.parsers.mlxconfig import MlxconfigParser
         from fablint.parsers.sysfs_ecn import SysfsEcnParser
 
-        _LOADERS.extend([MlnxQosParser(), SysfsEcnParser(), HostFactsParser()])
+        _LOADERS.extend([MlnxQosParser(), SysfsEcnParser(), HostFactsParser(),
+                         MlxconfigParser()])
     return _LOADERS
 
 
