@@ -536,6 +536,36 @@ def parse_host_documents(
     )
 
 
+class LineReader:
+    """One pass over the lines of a command output (mlnx_qos, mlxconfig): ``_line`` reads a
+    line and says whether it knew it, ``_close`` ends the last block, ``found`` tells whether
+    the file held any of the format (else ``missing`` is the error)."""
+
+    missing: ClassVar[str]
+
+    def __init__(self, text: str, path: str, fmt: str, **doc: Any) -> None:
+        self.lines = [line.rstrip("\r") for line in text.split("\n")]
+        self.doc = HostDoc(path=path, format=fmt, lines=text.count("\n") + 1, **doc)
+
+    def run(self) -> HostDoc:
+        for lineno, line in enumerate(self.lines, 1):
+            if line.strip() and not self._line(line, lineno):
+                self.doc.unknown += 1
+        self._close()
+        if not self.found():
+            raise ParseError(self.doc.path, None, self.missing)
+        return self.doc
+
+    def _line(self, line: str, lineno: int) -> bool:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    def found(self) -> bool:
+        raise NotImplementedError
+
+
 class HostLoader:
     """Base of the host input parsers: one loader per format, one merge for all of them."""
 

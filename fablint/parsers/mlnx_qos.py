@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import re
 
-from fablint.parsers.base import ParseError
 from fablint.parsers.host_facts import (
     HostDoc,
     HostLoader,
+    LineReader,
     NicObj,
     int_value,
     merge_nic,
@@ -86,12 +86,13 @@ class MlnxQosParser(HostLoader):
         return _Reader(text, path, self.name).run()
 
 
-class _Reader:
+class _Reader(LineReader):
     """One pass over the lines; ``block`` is the output being read."""
 
+    missing = "no mlnx_qos output found (expected 'DCBX mode:' or 'Priority trust state:')"
+
     def __init__(self, text: str, path: str, fmt: str) -> None:
-        self.lines = [line.rstrip("\r") for line in text.split("\n")]
-        self.doc = HostDoc(path=path, format=fmt, lines=text.count("\n") + 1)
+        super().__init__(text, path, fmt)
         self.interface: str | None = None
         self.block: NicObj | None = None
         self.blocks = 0
@@ -99,17 +100,8 @@ class _Reader:
         self.columns: list[int] | None = None
         self.tc: int | None = None
 
-    def run(self) -> HostDoc:
-        for lineno, line in enumerate(self.lines, 1):
-            if not line.strip():
-                continue
-            if not self._line(line, lineno):
-                self.doc.unknown += 1
-        self._close()
-        if not self.blocks:
-            raise ParseError(self.doc.path, None, "no mlnx_qos output found (expected "
-                             "'DCBX mode:' or 'Priority trust state:')")
-        return self.doc
+    def found(self) -> bool:
+        return bool(self.blocks)
 
     # -- blocks --------------------------------------------------------------------------
 

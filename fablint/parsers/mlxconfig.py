@@ -45,12 +45,12 @@ import re
 from dataclasses import dataclass, field
 
 from fablint.model import SourceRef
-from fablint.parsers.base import ParseError
 from fablint.parsers.host_facts import (
     RDMA_DEVICE,
     FirmwareNic,
     HostDoc,
     HostLoader,
+    LineReader,
     NicObj,
     new_nic,
     set_entry,
@@ -144,25 +144,18 @@ class _Block:
     ports: dict[int, dict[str, _Cell]] = field(default_factory=dict)
 
 
-class _Reader:
+class _Reader(LineReader):
+    missing = ("no mlxconfig query output found (expected 'Device type:' and a "
+               "'Configurations:' table)")
+
     def __init__(self, text: str, path: str, fmt: str) -> None:
-        self.lines = [line.rstrip("\r") for line in text.split("\n")]
-        self.doc = HostDoc(path=path, format=fmt, lines=text.count("\n") + 1, device_slot=True)
+        super().__init__(text, path, fmt, device_slot=True)
         self.block: _Block | None = None
         self.device_arg: str | None = None
         self.tables = 0
 
-    def run(self) -> HostDoc:
-        for lineno, line in enumerate(self.lines, 1):
-            if not line.strip():
-                continue
-            if not self._line(line, lineno):
-                self.doc.unknown += 1
-        self._close()
-        if not self.tables:
-            raise ParseError(self.doc.path, None, "no mlxconfig query output found (expected "
-                             "'Device type:' and a 'Configurations:' table)")
-        return self.doc
+    def found(self) -> bool:
+        return bool(self.tables)
 
     # -- lines ---------------------------------------------------------------------------
 
