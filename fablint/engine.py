@@ -233,11 +233,12 @@ def lint(options: LintOptions) -> LintResult:
     available = provisions(files, formats, options.vendor)
     if options.intent is not None or options.topology:
         available.add("links")
+    size = total_size(files)
     with gc_paused():
         while True:
             plan = _plan(options, rules, fabric_rules, frozenset(available))
             done = map_files(analyse_unit, [(unit, plan) for unit in units],
-                             jobs=options.jobs, total_bytes=total_size(files))
+                             jobs=options.jobs, total_bytes=size)
             results = [result for batch in done for result in batch]
             found = set().union(*(result.brought for result in results))
             if found <= available:
@@ -272,17 +273,16 @@ def _assemble(
 ) -> LintResult:
     """Put the per-file results together and finish the run in the parent process."""
     config = options.config
-    from fablint.topology import build_topology, configured_links
-
     fabric, renames = build_fabric(results)
     ports = {renames.get((result.input.path, name), name): table
              for result in results for name, table in result.ports.items()}
-    if _wants_topology(options, rules) and (
-        fabric.links or options.intent or configured_links(ports)
-    ):
-        names = {key: name for result in results for key, name in result.ib_names.items()}
-        fabric.topology = build_topology(fabric.links, ports, options.policy, options.intent,
-                                         names)
+    if _wants_topology(options, rules) and (fabric.links or options.intent or ports):
+        from fablint.topology import build_topology, configured_links  # runs with cabling only
+
+        if fabric.links or options.intent or configured_links(ports):
+            names = {key: name for result in results for key, name in result.ib_names.items()}
+            fabric.topology = build_topology(fabric.links, ports, options.policy,
+                                             options.intent, names)
     selected = {r.id for r in rules}
     findings: list[Finding] = []
     suppressions: list[Suppression] = []
