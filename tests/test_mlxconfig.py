@@ -223,12 +223,15 @@ def test_mlxconfig_only_host_gets_the_dcqcn_and_cnp_findings(tmp_path: Path) -> 
     result = lint(options)
     assert not result.errors
     got = sorted((f.rule, f.device, f.object, f.line, f.message) for f in result.findings)
+    # Values only the firmware configuration reported say so: the NIC boots with them.
+    firmware = (" (from the NIC's firmware configuration: what it boots with; capture "
+                "mlnx_qos or sysfs to see the running setting)")
     assert got == [
         ("DCQ001", "gpu07", "mlx5_0", 61, "DCQCN on mlx5_0: notification point (roce_np) off "
          "for priority 3 and reaction point (roce_rp) off for priority 3; the lossless "
-         "priorities rely on PFC alone"),
+         "priorities rely on PFC alone" + firmware),
         ("QOS005", "gpu07", "mlx5_0", 83,
-         "mlx5_0 sends CNPs with DSCP 26, not the profile's CNP DSCP 48"),
+         "mlx5_0 sends CNPs with DSCP 26, not the profile's CNP DSCP 48" + firmware),
     ]
     # The NIC has no netdev name: the runtime commands look it up from the RDMA device. Once
     # the rules pass HostNic.firmware to the fix (fix parameter ``firmware``), the persistent
@@ -562,3 +565,13 @@ def test_any_mix_of_host_files_merges(docs: list[tuple[str, str]]) -> None:
     result = parse_host_documents(docs)
     for device in result.devices:
         device.model_dump_json()
+
+
+def test_messages_say_when_a_value_is_the_firmwares() -> None:
+    from fablint.checks.dcqcn import firmware_note
+    from fablint.model import HostNic, NicFirmware
+
+    nic = HostNic(name="ens1f0", firmware=NicFirmware(device="mlx5_0", fields=["cnp_dscp"]))
+    assert "firmware configuration" in firmware_note(nic, "cnp_dscp")
+    assert firmware_note(nic, "trust") == "", "a runtime value is just the value"
+    assert firmware_note(HostNic(name="ens1f0"), "cnp_dscp") == ""

@@ -39,6 +39,15 @@ def nic_params(nic: HostNic, **params: object) -> dict[str, object]:
             "firmware": nic.firmware.model_dump() if nic.firmware else None, **params}
 
 
+def firmware_note(nic: HostNic, *keys: str) -> str:
+    """A note for a message about a NIC value that only its firmware configuration (an
+    mlxconfig query) reported: what the NIC boots with, which a script may change at run time."""
+    if nic.firmware is not None and any(key in nic.firmware.fields for key in keys):
+        return (" (from the NIC's firmware configuration: what it boots with; capture "
+                "mlnx_qos or sysfs to see the running setting)")
+    return ""
+
+
 def _lossless(ctx: Context) -> set[int]:
     return set(ctx.policy.pfc.lossless_priorities)
 
@@ -242,7 +251,8 @@ class NicDcqcnEnabled(Rule):
             yield self.finding(
                 device, nic.name, next((r for r in refs if r), nic.src),
                 f"DCQCN on {nic.name}: {' and '.join(parts)}; the lossless priorities rely "
-                "on PFC alone",
+                "on PFC alone" + firmware_note(nic, *(f"ecn_np[{p}]" for p in np_off),
+                                               *(f"ecn_rp[{p}]" for p in rp_off)),
                 related=refs[1:],
                 fix=FixIntent("nic-dcqcn-enable", nic_params(nic, np=np_off, rp=rp_off)),
             )
@@ -366,7 +376,7 @@ class NicSwitchDscpMatch(FabricRule):
                 host, nic.name, nic.where("trust"),
                 f"{nic.name} trusts {'PCP (802.1p)' if nic.trust == 'cos' else nic.trust}, "
                 "not DSCP: untagged RoCEv2 it receives is classified to the default priority, "
-                "outside PFC's protection",
+                "outside PFC's protection" + firmware_note(nic, "trust"),
                 fix=FixIntent("nic-trust-dscp", nic_params(nic)),
             )
         dscp = nic.roce_dscp
@@ -398,7 +408,7 @@ class NicSwitchDscpMatch(FabricRule):
             yield self.finding(
                 host, nic.name, nic.where("cnp_dscp"),
                 f"{nic.name} sends CNPs with DSCP {nic.cnp_dscp}, not the profile's CNP DSCP "
-                f"{', '.join(map(str, cls.cnp_dscp))}",
+                f"{', '.join(map(str, cls.cnp_dscp))}" + firmware_note(nic, "cnp_dscp"),
                 fix=FixIntent("nic-cnp", nic_params(nic, cnp_dscp=cls.cnp_dscp[0])),
             )
         yield from self._cnp_priority(host, nic, ctx, lossless)
@@ -427,6 +437,7 @@ class NicSwitchDscpMatch(FabricRule):
             wanted = ctx.policy.classification.cnp_traffic_class
         else:
             return
+        message += firmware_note(nic, "cnp_priority")
         yield self.finding(host, nic.name, nic.where("cnp_priority"), message,
                            fix=FixIntent("nic-cnp", nic_params(nic, cnp_priority=wanted)))
 
