@@ -55,7 +55,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from fablint import units
-from fablint.model import ClassMaps, Device, ParseProblem, SourceRef
+from fablint.model import Aqm, ClassMaps, Device, ParseProblem, SourceRef
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_queue, new_watchdog
 from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
@@ -104,6 +104,9 @@ _ACL_META = frozenset({"PRIORITY", "PACKET_ACTION"})
 _ACL_NON_MATCH_PREFIXES = ("MIRROR", "REDIRECT", "COUNTER", "POLICER", "INNER_SRC_MAC_REWRITE")
 _MASKED = re.compile(r"^(0[xX][0-9a-fA-F]{1,2}|\d{1,3})(?:/(0[xX][0-9a-fA-F]{1,2}|\d{1,3}))?$")
 _ROCE_HEADER_FIELDS = {"BTH_OPCODE": "bth_opcode", "AETH_SYNDROME": "aeth_syndrome"}
+_new_tuple = tuple.__new__
+"""``SourceRef(file, line)`` without the Python-level ``__new__`` of a NamedTuple (one per
+field of every row)."""
 _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
 """DEVICE_METADATA ``platform`` / ``hwsku`` of NVIDIA Spectrum switches
 (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
@@ -133,7 +136,7 @@ class Row:
         if self.merged is not None:
             return self.merged.get(name, self.src)
         line = self.lines.get(name)
-        return SourceRef(self.src.file, line) if line is not None else self.src
+        return _new_tuple(SourceRef, (self.src.file, line)) if line is not None else self.src
 
 
 Tables = dict[str, dict[str, Row]]
@@ -258,7 +261,7 @@ class _DocumentLoader:
 
     def add_row(self, table: str, key: str, value: Any, line: int) -> None:
         fields = _row_fields(value, self.list_fields)
-        src = SourceRef(self.path, line)
+        src = _new_tuple(SourceRef, (self.path, line))
         if fields is None:
             self.problem(line, f"{table}|{key} is not a JSON object; ignored")
             return
@@ -333,6 +336,9 @@ def _names(value: Any) -> list[str]:
 
 
 def _port_list(value: Any) -> list[str]:
+    if isinstance(value, str) and "," not in value:  # one port: most keys, cheaply
+        value = value.strip()
+        return [value] if value else []
     if isinstance(value, list):
         return [t for t in (_text(v) for v in value) if t]
     text = _text(value)
@@ -374,7 +380,11 @@ class _SonicBuilder:
         self.meta: Row | None = tables.get("DEVICE_METADATA", {}).get("localhost")
         self.map_cache: dict[tuple[str, str],
                              tuple[dict[int, int], dict[str, SourceRef]]] = {}
-        self.aqm_cache: dict[str, tuple[Obj | None, Obj | None]] = {}
+        self.aqm_cache: dict[str, tuple[Aqm | None, Aqm | None]] = {}
+        self.target_cache: dict[tuple[str, str], tuple[str | None, Row | None]] = {}
+        self.mode_cache: dict[str, tuple[str | None, str | None]] = {}
+        self.ids_cache: dict[str, list[int]] = {}
+        self.priorities_cache: dict[str, list[int]] = {}
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -408,20 +418,34 @@ class _SonicBuilder:
         """Record a by-name reference; returns whether it resolves."""
         if resolved is None:
             resolved = name in self.tables.get(kind, {})
-        self.device["references"].append({
-            "kind": kind, "name": name, "owner": row.owner, "resolved": resolved,
-            "src": row.ref(field_name), "field_src": {},
-        })
+        # 'resolved' and 'field_src' are left to their defaults (True, {}) where they have
+        # them: what is not given costs the validation nothing (a queue row makes two).
+        reference = {"kind": kind, "name": name, "owner": row.owner, "src": row.ref(field_name)}
+        if not resolved:
+            reference["resolved"] = False
+        self.device["references"].append(reference)
         return resolved
 
     def target(self, row: Row, field_name: str, kind: str) -> Row | None:
         """The row a reference field names (recorded), or None."""
-        names = _names(row.fields.get(field_name))
-        if not names:
+        value = row.fields.get(field_name)
+        if value is None:
             return None
-        if self.reference(row, field_name, kind, names[0]):
-            return self.tables[kind][names[0]]
-        return None
+        # Every port's QUEUE/BUFFER_* rows name the same few profiles: resolve each spelling
+        # once (the name and its row), then only the reference itself is per row.
+        cache_key = (kind, value) if isinstance(value, str) else None
+        hit = self.target_cache.get(cache_key) if cache_key is not None else None
+        if hit is None:
+            names = _names(value)
+            name = names[0] if names else None
+            hit = (name, self.tables.get(kind, {}).get(name) if name is not None else None)
+            if cache_key is not None:
+                self.target_cache[cache_key] = hit
+        name, target = hit
+        if name is None:
+            return None
+        self.reference(row, field_name, kind, name, resolved=target is not None)
+        return target
 
     def local_ports(self, row: Row) -> Iterator[tuple[Obj, list[int]]]:
         """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
@@ -431,13 +455,16 @@ class _SonicBuilder:
             return
         if len(parts) > 2 and not self.is_local(parts[:-2]):
             return  # a VOQ system port of another linecard or ASIC
-        try:
-            ids = ([int(parts[-1])] if parts[-1].isdigit() and len(parts[-1]) < 3 else
-                   units.parse_int_list(parts[-1], 0, MAX_QUEUE_ID))
-        except ValueError:
-            self.problem(row.src, f"{row.owner}: {parts[-1]!r} is not a list of ids in "
-                                  f"0-{MAX_QUEUE_ID}; ignored")
-            return
+        ids = self.ids_cache.get(parts[-1])  # the same few spellings on every port
+        if ids is None:
+            try:
+                ids = ([int(parts[-1])] if parts[-1].isdigit() and len(parts[-1]) < 3 else
+                       units.parse_int_list(parts[-1], 0, MAX_QUEUE_ID))
+            except ValueError:
+                self.problem(row.src, f"{row.owner}: {parts[-1]!r} is not a list of ids in "
+                                      f"0-{MAX_QUEUE_ID}; ignored")
+                return
+            self.ids_cache[parts[-1]] = ids
         for port in _port_list(parts[-2]):
             iface = self.port(row, port)
             if iface is not None:
@@ -701,11 +728,15 @@ class _SonicBuilder:
         if text is None:
             self.problem(row.ref(name), f"{row.owner}: {name} is not a priority list; ignored")
             return []
+        cached = self.priorities_cache.get(text)  # every port's row spells the same few lists
+        if cached is not None:
+            return cached
         try:
-            return units.parse_int_list(text, 0, 7)
+            cached = self.priorities_cache[text] = units.parse_int_list(text, 0, 7)
         except ValueError as exc:
             self.problem(row.ref(name), f"{row.owner}: {name} {text!r}: {exc}; ignored")
             return []
+        return cached
 
     def watchdog(self) -> None:
         rows = self.tables.get("PFC_WD", {})
@@ -762,37 +793,52 @@ class _SonicBuilder:
 
     def queues(self) -> None:
         for wred_row in self.rows("WRED_PROFILE"):  # every profile, so that all are checked
-            self.aqm_cache[wred_row.key] = self.aqm(wred_row)
+            self.aqm_cache[wred_row.key] = self.validated_aqm(wred_row)
         for row in self.rows("QUEUE"):
             scheduler = self.target(row, "scheduler", "SCHEDULER")
             wred = self.target(row, "wred_profile", "WRED_PROFILE")
             ecn, drop = None, None
             if wred is not None:
                 if wred.key not in self.aqm_cache:
-                    self.aqm_cache[wred.key] = self.aqm(wred)
+                    self.aqm_cache[wred.key] = self.validated_aqm(wred)
                 ecn, drop = self.aqm_cache[wred.key]
+            mode, kind = self.scheduling(scheduler) if scheduler is not None else (None, None)
+            # The same for every queue of the row: one SourceRef each, shared.
+            scheduler_ref = row.ref("scheduler") if mode is not None else None
+            wred_ref = row.ref("wred_profile") if wred is not None else None
             for iface, ids in self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
                     queue = queues[queue_id] = new_queue(queue_id, row.src)
-                    if scheduler is not None:
-                        self.scheduling(queue, scheduler, row)
+                    if mode is not None:
+                        queue["scheduling"] = mode
+                        queue["field_src"]["scheduling"] = scheduler_ref
+                    elif kind:
+                        assert scheduler is not None
+                        self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} "
+                                                            "is not STRICT, DWRR or WRR; ignored")
                     if ecn is not None:
                         queue["ecn"] = ecn
-                        queue["field_src"]["ecn"] = row.ref("wred_profile")
+                        queue["field_src"]["ecn"] = wred_ref
                     if drop is not None:
                         queue["wred"] = drop
-                        queue["field_src"]["wred"] = row.ref("wred_profile")
+                        queue["field_src"]["wred"] = wred_ref
 
-    def scheduling(self, queue: Obj, scheduler: Row, row: Row) -> None:
-        kind = _text(scheduler.fields.get("type"))
-        mode = _SCHEDULING.get((kind or "").upper())
-        if mode is not None:
-            queue["scheduling"] = mode
-            queue["field_src"]["scheduling"] = row.ref("scheduler")
-        elif kind:
-            self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} is not "
-                                                "STRICT, DWRR or WRR; ignored")
+    def scheduling(self, scheduler: Row) -> tuple[str | None, str | None]:
+        """(scheduling mode, SCHEDULER type as written) of a scheduler, read once per name."""
+        cached = self.mode_cache.get(scheduler.key)
+        if cached is None:
+            kind = _text(scheduler.fields.get("type"))
+            cached = self.mode_cache[scheduler.key] = (_SCHEDULING.get((kind or "").upper()),
+                                                       kind)
+        return cached
+
+    def validated_aqm(self, row: Row) -> tuple[Aqm | None, Aqm | None]:
+        """``aqm`` validated once per profile: every queue that names the profile shares the
+        same (immutable in use) models instead of each being validated again."""
+        ecn, drop = self.aqm(row)
+        return (Aqm.model_validate(ecn) if ecn is not None else None,
+                Aqm.model_validate(drop) if drop is not None else None)
 
     def aqm(self, row: Row) -> tuple[Obj | None, Obj | None]:
         """(ECN marking, WRED dropping) of a WRED_PROFILE, as seen by green (RoCE) packets."""
