@@ -13,6 +13,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
+def _regexes(patterns: list[str]) -> list[str]:
+    """``patterns`` if each is a regular expression, else a ValueError naming the bad one."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"bad regular expression {pattern!r}: {exc}") from exc
+    return patterns
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -173,12 +183,7 @@ class PortScope(_Section):
     @field_validator("include", "exclude")
     @classmethod
     def _regex(cls, values: list[str]) -> list[str]:
-        for pattern in values:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"bad regular expression {pattern!r}: {exc}") from exc
-        return values
+        return _regexes(values)
 
 
 IbGeneration = Literal["SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR"]
@@ -227,12 +232,7 @@ class IbLinkPolicy(_Section):
     @field_validator("shared_descriptions")
     @classmethod
     def _regex(cls, values: list[str]) -> list[str]:
-        for pattern in values:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"bad regular expression {pattern!r}: {exc}") from exc
-        return values
+        return _regexes(values)
 
 
 class TopologyPolicy(_Section):
@@ -253,11 +253,7 @@ class TopologyPolicy(_Section):
     @classmethod
     def _patterns(cls, roles: dict[str, list[str]]) -> dict[str, list[str]]:
         for patterns in roles.values():
-            for pattern in patterns:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise ValueError(f"bad regular expression {pattern!r}: {exc}") from exc
+            _regexes(patterns)
         return roles
 
 

@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from fablint.checks import REGISTRY
 from fablint.config import ProjectConfig
 from fablint.engine import LintOptions, LintResult, lint
 from fablint.findings import Finding
 from fablint.intent import load_intent
+from fablint.model import SourceRef
 from fablint.profiles import load_policy
 from fablint.yamlio import ConfigError, load_yaml
 
@@ -138,3 +141,16 @@ def _matches(finding: Finding, expected: dict[str, Any]) -> bool:
         elif getattr(finding, key) != value:
             return False
     return True
+
+
+def source_refs(value: Any) -> list[SourceRef]:
+    """Every SourceRef in a model, however deeply nested (tests check where each points)."""
+    if isinstance(value, SourceRef):
+        return [value]
+    if isinstance(value, BaseModel):
+        return [r for name in type(value).model_fields for r in source_refs(getattr(value, name))]
+    if isinstance(value, dict):
+        return [r for item in value.values() for r in source_refs(item)]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [r for item in value for r in source_refs(item)]
+    return []

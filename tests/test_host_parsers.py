@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
 
 from fablint.config import ProjectConfig
 from fablint.engine import LintOptions, lint
@@ -28,6 +27,7 @@ from fablint.parsers.host_facts import HostFactsFile, HostFactsParser, parse_hos
 from fablint.parsers.mlnx_qos import MlnxQosParser
 from fablint.parsers.sysfs_ecn import SysfsEcnParser
 from fablint.profiles import load_policy
+from fablint.testing import source_refs
 from tests.conftest import CORPUS, FIXTURES, REPO
 
 HOSTS = FIXTURES / "hosts"
@@ -352,17 +352,6 @@ def test_host_sniffs_claim_no_switch_or_ib_input(path: Path) -> None:
         assert PARSERS[name].sniff(head) == 0, name
 
 
-def _refs(value: Any) -> list[SourceRef]:
-    if isinstance(value, SourceRef):
-        return [value]
-    if isinstance(value, BaseModel):
-        return [r for name in type(value).model_fields for r in _refs(getattr(value, name))]
-    if isinstance(value, dict):
-        return [r for item in value.values() for r in _refs(item)]
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [r for item in value for r in _refs(item)]
-    return []
-
 
 def _check(parser_name: str, text: str, path: str) -> None:
     lines = text.count("\n") + 1
@@ -376,7 +365,7 @@ def _check(parser_name: str, text: str, path: str) -> None:
     for device in result.devices:
         assert device.vendor == "host" and device.name.strip()
         device.model_dump_json()
-        for ref in _refs(device):
+        for ref in source_refs(device):
             assert ref.file == path and (ref.line is None or 1 <= ref.line <= lines), ref
     for problem in result.problems:
         assert problem.file == path and (problem.line is None or 1 <= problem.line <= lines)

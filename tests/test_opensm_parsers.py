@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
 
 from fablint.config import ProjectConfig
 from fablint.engine import LintOptions, LintResult, lint
@@ -31,6 +30,7 @@ from fablint.parsers.opensm_conf import (
 )
 from fablint.parsers.partitions import c_strtoul
 from fablint.profiles import load_policy
+from fablint.testing import source_refs
 from tests.conftest import CORPUS, FIXTURES
 
 CONF = OpenSmConfParser()
@@ -54,17 +54,6 @@ def _lint(folder: Path, **policy: Any) -> LintResult:
     return lint(LintOptions(paths=[str(folder)], config=ProjectConfig(),
                             policy=load_policy("default", policy), jobs=1, keep_devices=True))
 
-
-def _refs(value: Any) -> list[SourceRef]:
-    if isinstance(value, SourceRef):
-        return [value]
-    if isinstance(value, BaseModel):
-        return [r for name in type(value).model_fields for r in _refs(getattr(value, name))]
-    if isinstance(value, dict):
-        return [r for item in value.values() for r in _refs(item)]
-    if isinstance(value, (list, tuple)):
-        return [r for item in value for r in _refs(item)]
-    return []
 
 
 # -- real files ------------------------------------------------------------------------------
@@ -436,7 +425,7 @@ def _check(result: ParseResult, text: str) -> None:
         assert problem.line is None or 1 <= problem.line <= lines
     for device in result.devices:
         assert isinstance(device, Device)
-        for ref in _refs(device):
+        for ref in source_refs(device):
             assert ref.line is None or 1 <= ref.line <= lines
 
 

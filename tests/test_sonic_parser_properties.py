@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
 
-from fablint.model import SourceRef
 from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.sonic import MAPS, SonicParser
+from fablint.testing import source_refs
 
 FILE = "config_db.json"
 REPO = Path(__file__).resolve().parents[1]
@@ -43,17 +42,6 @@ def _params(files: list[Path]) -> list[object]:
     return [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason=reason))]
 
 
-def _refs(value: Any) -> list[SourceRef]:
-    if isinstance(value, SourceRef):
-        return [value]
-    if isinstance(value, BaseModel):
-        return [r for name in type(value).model_fields for r in _refs(getattr(value, name))]
-    if isinstance(value, dict):
-        return [r for item in value.values() for r in _refs(item)]
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [r for item in value for r in _refs(item)]
-    return []
-
 
 def check_result(result: ParseResult, texts: dict[str, str]) -> None:
     assert isinstance(result, ParseResult)
@@ -64,7 +52,7 @@ def check_result(result: ParseResult, texts: dict[str, str]) -> None:
         assert device.name.strip() and device.vendor == "sonic"
         assert set(device.files) <= set(texts)
         device.model_dump_json()  # serialisable, as reports need it
-        for ref in _refs(device):
+        for ref in source_refs(device):
             assert ref.file in texts, ref
             assert ref.line is None or 1 <= ref.line <= texts[ref.file].count("\n") + 1, ref
     for problem in result.problems:
