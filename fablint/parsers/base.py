@@ -51,6 +51,9 @@ class ParseResult:
     """InfiniBand nodes a discovery dump describes (one dump, many nodes)."""
     lines: int = 0
     unknown_lines: int = 0
+    """Lines that look like part of the input but that the parser did not understand."""
+    first_unknown: int | None = None
+    """Line number of the first of them, so a partial read can name where it starts."""
 
 
 class Parser(Protocol):
