@@ -64,6 +64,8 @@ class Finding:
     intent: FixIntent | None = None
     related: list[SourceRef] = field(default_factory=list)
     vendor: str | None = None
+    objects: list[str] = field(default_factory=list)
+    """Every object a grouped finding is about, when the message names only a few."""
 
     def fingerprint(self) -> str:
         """Identity that survives line shifts and file moves: rule, device, object, message."""

@@ -387,6 +387,8 @@ class Interface(Located):
     """Cable length in metres (SONiC CABLE_LENGTH), which sizes PFC headroom."""
     neighbor: Endpoint | None = None
     """The port the configuration says is at the other end (SONiC DEVICE_NEIGHBOR)."""
+    alias: str | None = None
+    """Another name the device gives the port (SONiC ``PORT.alias``, which LLDP advertises)."""
 
 
 def _eos_default_dscp_map() -> dict[int, int]:
@@ -1069,6 +1071,15 @@ class TopologyNode(BaseModel):
     """fablint read this device's configuration (not only seen from its neighbours)."""
     has_lldp: bool = False
     """fablint read this device's own LLDP table, so its silence about a port means something."""
+    service: bool = False
+    """A management or service host (UFM, login, provisioning) with one fabric link: not a
+    compute server, so it counts in no ratio, bisection or homing check."""
+    aggregation_nodes: int = 0
+    """SHARP Aggregation Nodes folded into this switch (virtual CAs inside Quantum switches)."""
+    chips: int = 0
+    """Switch chips folded into this node: a director chassis (CS8500 ...) has several."""
+    pod: int | None = None
+    """Leaves and spines joined by leaf-spine cables share a pod number (0, 1, ...)."""
 
 
 class PortEnd(BaseModel):
@@ -1140,6 +1151,12 @@ class Topology(BaseModel):
     _indexed: int = PrivateAttr(default=-1)
     issues: list[CablingIssue] = Field(default_factory=list)
     bisection: Bisection | None = None
+    internal: list[Cable] = Field(default_factory=list)
+    """Chip-to-chip links inside director chassis: neither cables nor tiers."""
+    management_links: int = 0
+    """LLDP neighbours seen on management / out-of-band ports, left out of the fabric."""
+    aggregation_nodes: int = 0
+    """SHARP Aggregation Nodes left out of the fabric (see ``TopologyNode.aggregation_nodes``)."""
 
     def role(self, name: str) -> Role:
         node = self.nodes.get(name)
@@ -1159,14 +1176,16 @@ class Topology(BaseModel):
 
     def capacities(self, name: str) -> tuple[int, int, int]:
         """(down, up, cables of unknown speed) of a node, in Mb/s: towards lower and higher
-        tiers. Cables within a tier (MLAG peer links) count in neither."""
+        tiers. Cables within a tier (MLAG peer links) and to service hosts count in neither."""
         node = self.nodes[name]
         down = up = unknown = 0
         for cable in self.cables_of(name):
             other = cable.b.device if cable.a.device == name else cable.a.device
-            other_tier = self.nodes[other].tier if other in self.nodes else None
-            if node.tier is None or other_tier is None or other_tier == node.tier:
-                continue
+            other_node = self.nodes.get(other)
+            other_tier = other_node.tier if other_node else None
+            if node.tier is None or other_tier is None or other_tier == node.tier \
+                    or (other_node is not None and other_node.service):
+                continue  # (service hosts, UFM or login, are not what the fabric serves)
             if cable.speed_mbps is None:
                 unknown += 1
             elif other_tier < node.tier:

@@ -248,6 +248,9 @@ class TopologyPolicy(_Section):
     """Bisection bandwidth as a share of the ideal (half the host-facing capacity)."""
     rail_optimised: Literal["auto", "yes", "no"] = "auto"
     """Rail checks: ``auto`` when most servers spread their NICs over several leaves."""
+    management_ports: list[str] = Field(default_factory=list)
+    """Regular expressions on interface names of out-of-band ports, beyond the vendors' own
+    (``Management1``, ``Ma1``, ``mgmt0``, a switch's ``eth0``): their neighbours are not fabric."""
 
     @field_validator("roles")
     @classmethod
@@ -255,6 +258,12 @@ class TopologyPolicy(_Section):
         for patterns in roles.values():
             _regexes(patterns)
         return roles
+
+    @field_validator("management_ports")
+    @classmethod
+    def _mgmt_patterns(cls, patterns: list[str]) -> list[str]:
+        _regexes(patterns)
+        return patterns
 
 
 NVIDIA_DCQCN_DEFAULTS: dict[str, int] = {

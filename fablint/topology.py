@@ -69,6 +69,8 @@ class PortRow(NamedTuple):
     src: SourceRef | None
     neighbor: tuple[str, str] | None
     neighbor_src: SourceRef | None
+    alias: str | None = None
+    """Another name the device gives the port (SONiC ``PORT.alias``, what its LLDP sends)."""
 
     def end(self, name: str) -> PortEnd:
         return PortEnd(
@@ -99,7 +101,7 @@ def port_table(device: Device) -> PortTable:
             tuple(sorted(qos.pfc.active_priorities)),
             str(qos.trust) if qos.trust is not None else None, iface.src,
             (peer.device, peer.interface) if peer else None,
-            iface.field_src.get("neighbor") if peer else None,
+            iface.field_src.get("neighbor") if peer else None, iface.alias,
         )
     return table
 
@@ -130,52 +132,152 @@ class _Names:
         if config is None:  # one spelling per port whichever end spoke first; NICs keep theirs
             return name if _HOST_PORT.match(name) else canonical(name)
         ports = self._ports.get(device)
-        if ports is None:
-            ports = self._ports[device] = {port_key(n): n for n in config}
+        if ports is None:  # a SONiC port's alias (what its LLDP sends) names the same port;
+            ports = {port_key(r.alias): n for n, r in config.items() if r.alias}
+            ports.update((port_key(n), n) for n in config)  # a real name wins over an alias
+            self._ports[device] = ports
         return ports.get(port_key(name), name)
 
 
 class IbName(NamedTuple):
-    """What the topology needs of an IB node: is it a host, and how people call it."""
+    """What the topology needs of an IB node: is it a host, how people call it, and what
+    groups it with other chips (a director's chips share one system image GUID)."""
 
     host: bool
     description: str | None
+    system_guid: int | None = None
+    device_id: int | None = None
 
 
-_IB_HCA = re.compile(r"^(?P<host>[\w.-]+)[ :/]+(?P<nic>(?:mlx\d+_|HCA-?|ib|hfi\d*_)\d+)\b", re.I)
-"""A channel adapter described as ``gpu01 mlx5_3`` (the usual NodeDescription)."""
+AGGREGATION_NODE = "mellanox technologies aggregation node"
+"""The NodeDescription of a SHARP Aggregation Node (a virtual CA inside a Quantum switch),
+compared in lower case with spaces squeezed: only this exact string, not every factory
+description that says "Mellanox"."""
+
+_IB_HCA = re.compile(
+    r"^(?P<host>[\w.-]+)[ :/]+(?P<nic>(?:mlx\d+_|HCA-?|ib|hfi\d*_)\d+|ibp\w+|ibo\d+)\b", re.I)
+"""A channel adapter described as ``gpu01 mlx5_3`` (the usual NodeDescription, ``%h %d``),
+``node002 HCA-1`` or ``gpu-n01 ibp11s0f0``."""
+_MF0 = re.compile(r"^MF0;(?P<name>[^:;]+):(?P<model>[^/]+)(?:/(?P<chip>\S+))?$")
+"""A managed switch's description: ``MF0;leaf07:MQM9700/U1``, a director chip
+``MF0;dir1:MCS8500/L05/U1`` (line chip) or ``.../S03/U1`` (internal spine chip)."""
+_DIRECTOR_CHIP = re.compile(r"^[LS]\d+/U\d+$", re.I)
+_FACTORY = re.compile(r"(?:Mellanox|NVIDIA) +Technologies *$|^MT\d{4} ", re.I)
+"""Descriptions nobody set (``Quantum-2 Mellanox Technologies``, ``MT4129 ConnectX7 ...``):
+many nodes share them, so such a node is named by its GUID."""
 
 
 def ib_names(nodes: list[IbNode]) -> dict[str, IbName]:
-    return {n.key: IbName(n.type == "ca", n.description) for n in nodes}
+    return {n.key: IbName(n.type == "ca", n.description, n.system_guid, n.device_id)
+            for n in nodes}
 
 
-def _ib_ends(links: list[Link], names: dict[str, IbName]) -> list[Link]:
+def _squeeze(text: str | None) -> str:
+    return " ".join((text or "").split()).lower()
+
+
+@dataclass
+class IbView:
+    """An IB dump's links as the topology sees them: nodes named, SHARP Aggregation Nodes and
+    the chip-to-chip links inside director chassis set apart."""
+
+    links: list[Link]
+    hosts: set[str] = field(default_factory=set)
+    """Names of channel adapters (hosts), whatever their description says."""
+    switches: set[str] = field(default_factory=set)
+    aggregation: dict[str, set[str]] = field(default_factory=dict)
+    """Switch name -> the Aggregation Nodes cabled to it (by IB key)."""
+    internal: list[Link] = field(default_factory=list)
+    chassis: dict[str, int] = field(default_factory=dict)
+    """Director chassis name -> number of chips folded into it."""
+
+
+def _chassis(names: dict[str, IbName]) -> dict[str, tuple[str, str]]:
+    """IB key -> (chassis name, chip label) for the chips of director chassis: switches that
+    share a system image GUID, or whose ``MF0;name:MCS8500/L05/U1`` descriptions name one
+    chassis with several chips."""
+    by_system: dict[int, list[str]] = defaultdict(list)
+    by_mf0: dict[str, list[str]] = defaultdict(list)
+    for key, name in names.items():
+        if name.host:
+            continue
+        if name.system_guid is not None:
+            by_system[name.system_guid].append(key)
+        mf0 = _MF0.match((name.description or "").strip())
+        if mf0 and mf0.group("chip") and _DIRECTOR_CHIP.match(mf0.group("chip")):
+            by_mf0[mf0.group("name")].append(key)
+    groups = [keys for keys in by_system.values() if len(keys) > 1]
+    grouped = {k for keys in groups for k in keys}
+    groups += [[k for k in keys if k not in grouped] for keys in by_mf0.values()
+               if len([k for k in keys if k not in grouped]) > 1]
+    out: dict[str, tuple[str, str]] = {}
+    for keys in groups:
+        mf0s = [_MF0.match((names[k].description or "").strip()) for k in keys]
+        titles = {m.group("name") for m in mf0s if m}
+        system = names[keys[0]].system_guid
+        title = next(iter(titles)) if len(titles) == 1 else (
+            f"chassis 0x{system:016x}" if system is not None else f"chassis {min(keys)}")
+        for key, mf0 in zip(keys, mf0s, strict=True):
+            out[key] = (title, mf0.group("chip") if mf0 and mf0.group("chip") else key)
+    return out
+
+
+def ib_view(links: list[Link], names: dict[str, IbName]) -> IbView:
     """IB links name nodes by GUID: hosts become ``gpu01`` with NIC ``mlx5_3`` (rail checks
-    and roles then work as for Ethernet), switches their description when it is unique."""
+    and roles then work as for Ethernet), switches their host name (``MF0;leaf07:...`` ->
+    ``leaf07``) or description when it is unique and not a factory default, else their GUID;
+    the chips of a director become one chassis node whose ports are ``L05/U1/12``."""
     counts: dict[str, int] = defaultdict(int)
     for name in names.values():
         if name.description:
             counts[name.description] += 1
+    chassis = _chassis(names)
+    view = IbView(links=[])
+    for title, _chip in chassis.values():
+        view.chassis[title] = view.chassis.get(title, 0) + 1
+    aggregation = {key for key, name in names.items()
+                   if name.host and _squeeze(name.description) == AGGREGATION_NODE}
 
     def rename(end: Endpoint) -> Endpoint:
         name = names.get(end.device)
-        if name is None or not name.description:
+        if name is None:
             return end
-        hca = _IB_HCA.match(name.description) if name.host else None
-        if hca:
-            return Endpoint(device=hca.group("host"), interface=hca.group("nic"))
-        if counts[name.description] == 1 and not name.host:
-            return Endpoint(device=name.description, interface=end.interface)
-        return end
+        if end.device in chassis:
+            title, chip = chassis[end.device]
+            out = Endpoint(device=title, interface=f"{chip}/{end.interface}")
+        else:
+            desc = (name.description or "").strip()
+            mf0 = _MF0.match(desc) if not name.host else None
+            hca = _IB_HCA.match(desc) if name.host else None
+            if hca:
+                out = Endpoint(device=hca.group("host"), interface=hca.group("nic"))
+            elif mf0:
+                out = Endpoint(device=mf0.group("name"), interface=end.interface)
+            elif desc and counts[name.description or ""] == 1 and not _FACTORY.search(desc):
+                out = Endpoint(device=desc, interface=end.interface)
+            else:
+                out = end
+        (view.hosts if name.host else view.switches).add(out.device)
+        return out
 
-    return [link.model_copy(update={"a": rename(link.a), "b": rename(link.b)})
-            for link in links]
+    for link in links:
+        an = link.a.device in aggregation, link.b.device in aggregation
+        if any(an):
+            if not all(an):
+                switch = rename(link.b if an[0] else link.a)
+                view.aggregation.setdefault(switch.device, set()).add(
+                    link.a.device if an[0] else link.b.device)
+            continue
+        a, b = rename(link.a), rename(link.b)
+        renamed = link.model_copy(update={"a": a, "b": b})
+        inside = link.a.device in chassis and link.b.device in chassis and a.device == b.device
+        (view.internal if inside else view.links).append(renamed)
+    return view
 
 
 def ib_link_names(links: list[Link], nodes: list[IbNode]) -> list[Link]:
     """``links`` of an IB dump with its nodes named as the topology names them."""
-    return _ib_ends(links, ib_names(nodes))
+    return ib_view(links, ib_names(nodes)).links
 
 
 def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Policy,
@@ -185,14 +287,16 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
 
     ``ports`` holds the port table of every device whose configuration was read; ``intent``,
     when given, is compared with what the links show; ``ib`` names the nodes of IB dumps.
+    Management ports' neighbours, SHARP Aggregation Nodes and the links inside director
+    chassis are set apart first: they are not the fabric.
     """
-    if ib:
-        links = _ib_ends(links, ib)
-    links = [*links, *configured_links(ports)]
+    view = ib_view(links, ib) if ib else IbView(links=links)
+    links = [*view.links, *configured_links(ports)]
+    links, dropped = _without_management(links, ports, policy)
     owners = {link.a.device for link in links if link.origin == "lldp"}
     names = _Names(ports, owners)
-    claims = [_claim(link, names) for link in links]
-    topo = Topology()
+    claims = _distinct_strangers([_claim(link, names) for link in links], ports, owners)
+    topo = Topology(management_links=dropped)
     for name in ports:
         topo.nodes[name] = TopologyNode(name=name, configured=True)
     for claim in claims:
@@ -200,12 +304,100 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
             topo.nodes.setdefault(end.device, TopologyNode(name=end.device))
     for owner in owners:
         topo.nodes[names.device(owner)].has_lldp = True
+    for switch, nodes in view.aggregation.items():
+        node = topo.nodes.setdefault(switch, TopologyNode(name=switch))
+        node.aggregation_nodes = len(nodes)
+        topo.aggregation_nodes += len(nodes)
+    for title, chips in view.chassis.items():
+        topo.nodes.setdefault(title, TopologyNode(name=title)).chips = chips
+    topo.internal = _internal(view.internal)
     topo.cables, topo.issues = _join(claims, topo, ports)
-    _place(topo, claims, policy, intent.roles if intent else {})
+    _place(topo, claims, policy, intent.roles if intent else {}, view)
     if intent is not None:
         topo.issues += compare_intent(topo, intent, names)
     topo.bisection = bisection(topo)
     return topo
+
+
+_MANAGEMENT = re.compile(
+    r"^(?:ma(?:nagement)?\d+(?:/\d+)*|mgmt\d*(?:/\d+)*|me0|fxp0|em0)$", re.I)
+"""Out-of-band ports by vendor: EOS ``Management1`` / ``Ma1`` (``Management1/1`` on modular
+systems), NX-OS ``mgmt0``, Junos ``fxp0`` / ``em0`` / ``me0``. A switch's ``eth0`` (SONiC,
+Cumulus) is one too, but a host's ``eth0`` is a data port: see ``_without_management``."""
+_SWITCH_PORT = re.compile(r"^(?:Ethernet|Eth|Et|swp|[FTH]\w*GigE)\d", re.I)
+
+
+def _without_management(links: list[Link], ports: dict[str, PortTable],
+                        policy: Policy) -> tuple[list[Link], int]:
+    """``links`` without those on management / out-of-band ports, and how many were left out.
+
+    A link is out-of-band when either end's port is a management port by its vendor's name or
+    by the profile's ``topology.management_ports``; ``eth0`` only on the near end, and only
+    when that device is a switch (its configuration was read, or its own LLDP table shows
+    switch ports), since ``eth0`` of a server is a data port."""
+    extra = [re.compile(p, re.I) for p in policy.topology.management_ports]
+    switches = set(ports) | {link.a.device for link in links
+                             if link.origin == "lldp" and _SWITCH_PORT.match(link.a.interface)}
+
+    def management(port: str) -> bool:
+        return bool(_MANAGEMENT.match(port)) or any(p.search(port) for p in extra)
+
+    kept = [link for link in links if not (
+        management(link.a.interface) or management(link.b.interface)
+        or (link.a.interface.lower() == "eth0" and link.a.device in switches))]
+    return kept, len(links) - len(kept)
+
+
+def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
+                        owners: set[str]) -> list[_Claim]:
+    """Claims with one name for several devices made distinct.
+
+    A device seen only as a neighbour (no configuration, no LLDP table of its own) is one
+    device per name. But when two devices claim mostly the same ports of the same neighbour
+    names (every templated SONiC ToR has ``Servers0 eth0`` ... and ``ARISTA01T1 Ethernet1``),
+    these are different devices that share placeholder names, not one fabric: one port holds
+    one cable. Each name they share is then qualified by who sees it (``Servers0@tor1``), so
+    that unrelated devices are not merged through a neighbour's name. A single port claimed
+    twice is a cabling disagreement, not a reason to split."""
+    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for claim in claims:
+        if claim.origin in ("lldp", "config") and claim.far.device not in ports \
+                and claim.far.device not in owners:
+            seen[_key(claim.far)].add(claim.near.device)
+    keys: dict[str, int] = defaultdict(int)
+    for nears in seen.values():
+        for near in nears:
+            keys[near] += 1
+    overlap: dict[tuple[str, str], int] = defaultdict(int)
+    for nears in seen.values():
+        if 1 < len(nears) <= 8:
+            ordered = sorted(nears)
+            for i, a in enumerate(ordered):
+                for b in ordered[i + 1:]:
+                    overlap[a, b] += 1
+    clones = {pair for pair, count in overlap.items()
+              if count > 1 and count * 2 > min(keys[pair[0]], keys[pair[1]])}
+    if not clones:
+        return claims
+    cloned = {d for pair in clones for d in pair}
+    shared = {far[0] for far, nears in seen.items() if len(nears & cloned) > 1}
+    return [_Claim(near=c.near, far=Endpoint.model_construct(
+                device=f"{c.far.device}@{c.near.device}", interface=c.far.interface),
+                   src=c.src, origin=c.origin, speed_mbps=c.speed_mbps)
+            if c.far.device in shared and c.origin in ("lldp", "config") else c
+            for c in claims]
+
+
+def _internal(links: list[Link]) -> list[Cable]:
+    """The chip-to-chip links inside director chassis, one per pair of ports."""
+    cables: dict[frozenset[tuple[str, str]], Cable] = {}
+    for link in links:
+        key = frozenset((_key(link.a), _key(link.b)))
+        cable = cables.setdefault(key, Cable(a=link.a, b=link.b, origin=link.origin,
+                                             speed_mbps=link.speed_mbps, confirmed=True))
+        if link.src is not None:
+            cable.sources.append(link.src)
+    return list(cables.values())
 
 
 def configured_links(ports: dict[str, PortTable]) -> list[Link]:
@@ -309,50 +501,141 @@ def _disagreement(claim: _Claim, by_port: dict[tuple[str, str], list[_Claim]],
     )
 
 
+_SERVICE = re.compile(r"ufm|login|mgmt|manage|provision|head|admin|bastion|jump|opensm|"
+                      r"(?:^|[^a-z])sm\d*(?:$|[^a-z])|monitor|telemetry", re.I)
+"""Host names of management and service hosts (a hint: wiring decides first)."""
+
+
 def _place(topo: Topology, claims: list[_Claim], policy: Policy,
-           intended: dict[str, list[str]]) -> None:
-    """Roles: the intent's and the policy's name patterns first, then the graph; names only
-    break ties."""
+           intended: dict[str, list[str]], view: IbView | None = None) -> None:
+    """Roles from wiring and node type first; the intent's and the profile's name patterns
+    fix a role; names (``spine``, ``leaf``) only decide what the wiring leaves open.
+
+    Hosts are channel adapters (IB) or neighbours with host port names; a leaf is a switch
+    cabled to a compute host; the tier of any other switch is its distance from the leaves
+    (spines 1, super-spines 2 and more). A switch whose only hosts are one-link service hosts
+    (UFM, login) and whose other links all go to leaves is a spine, not a leaf."""
+    view = view or IbView(links=[])
     patterns = [(role, re.compile(p)) for roles in (intended, policy.topology.roles)
                 for role, pats in roles.items() for p in pats]
     neighbours: dict[str, set[str]] = defaultdict(set)
+    count: dict[str, int] = defaultdict(int)
     for cable in topo.cables:
-        neighbours[cable.a.device].add(cable.b.device)
-        neighbours[cable.b.device].add(cable.a.device)
-    host_ports = defaultdict(int)
+        if cable.a.device != cable.b.device:
+            neighbours[cable.a.device].add(cable.b.device)
+            neighbours[cable.b.device].add(cable.a.device)
+            count[cable.a.device] += 1
+            count[cable.b.device] += 1
+    host_ports: dict[str, int] = defaultdict(int)
     for claim in claims:
         if _HOST_PORT.match(claim.far.interface):
             host_ports[claim.far.device] += 1
+    fixed: dict[str, str] = {}
+    hosts: set[str] = set()
     for node in topo.nodes.values():
         for role, pattern in patterns:
             if pattern.search(node.name):
                 node.role, node.role_from = role, "policy"  # type: ignore[assignment]
+                fixed[node.name] = role
                 break
-        else:
-            if not node.configured and not node.has_lldp and (
-                host_ports[node.name] or _name_role(node.name) == "host"
-            ):
-                node.role = "host"
-    undecided = [n for n in topo.nodes.values() if n.role == "unknown"]
-    hosts = {n.name for n in topo.nodes.values() if n.role == "host"}
-    for node in undecided:
-        if neighbours[node.name] & hosts:
-            node.role = "leaf"
-    leaves = {n.name for n in topo.nodes.values() if n.role == "leaf"}
-    for node in undecided:
-        if node.role == "unknown" and neighbours[node.name] & leaves:
-            node.role = "spine"
-    spines = {n.name for n in topo.nodes.values() if n.role == "spine"}
-    for node in undecided:
-        if node.role == "unknown" and neighbours[node.name] & spines:
-            node.role = "super-spine"
+        name = node.name
+        if fixed.get(name, "host") != "host" or name in view.switches or node.chips:
+            continue
+        if fixed.get(name) == "host" or name in view.hosts or (
+                not node.configured and not node.has_lldp
+                and (host_ports[name] or _name_role(name) == "host")):
+            hosts.add(name)
+    switches = {n for n in topo.nodes if n not in hosts}
+    candidates = {n for n in switches if neighbours[n] & hosts and fixed.get(n, "leaf") == "leaf"}
+    service: set[str] = set()
+    spines: set[str] = set()
+    for name in sorted(candidates):
+        attached = neighbours[name] & hosts
+        uplinks = neighbours[name] - hosts
+        if (name not in fixed and uplinks and uplinks <= candidates
+                and all(neighbours[h] == {name} for h in attached)
+                and (sum(count[h] for h in attached) * 2 < count[name]
+                     or all(_SERVICE.search(h) for h in attached))):
+            spines.add(name)  # a spine that carries the fabric's UFM or login node
+            service |= attached
+    service |= {h for h in hosts if len(neighbours[h]) == 1 and _SERVICE.search(h)}
+    leaves = candidates - spines
+    leaves |= {n for n, role in fixed.items() if role == "leaf"}
+    if not leaves:  # no hosts in the inputs: names are all there is
+        leaves = {n for n in switches if n not in fixed and _name_role(n) == "leaf"}
+    distance = _distances(leaves, neighbours, hosts)
     for node in topo.nodes.values():
-        if node.role == "unknown":
-            guess = _name_role(node.name)
-            node.role = guess or ("switch" if node.configured or node.has_lldp else "unknown")
-            if guess:
-                node.role_from = "name"
-        node.tier = TIER.get(node.role)
+        name = node.name
+        node.service = name in service
+        if name in fixed:
+            node.tier = TIER.get(node.role)
+            continue
+        if name in hosts:
+            node.role, node.tier = "host", 0
+            continue
+        d = distance.get(name)
+        if d is not None:
+            node.role = "leaf" if d == 0 else "spine" if d == 1 else "super-spine"
+            node.tier = d + 1
+            continue
+        guess = _name_role(name)
+        if guess and guess != "host":
+            node.role, node.role_from, node.tier = guess, "name", TIER[guess]
+        else:
+            node.role = "switch" if (node.configured or node.has_lldp or name in view.switches
+                                     or node.chips or neighbours[name]) else "unknown"
+            node.tier = None
+    _pods(topo)
+
+
+def _distances(leaves: set[str], neighbours: dict[str, set[str]],
+               hosts: set[str]) -> dict[str, int]:
+    """Hops from the nearest leaf over switch-to-switch cables (never through a host)."""
+    distance = dict.fromkeys(leaves, 0)
+    frontier = sorted(leaves)
+    while frontier:
+        nxt = []
+        for name in frontier:
+            for other in neighbours[name]:
+                if other not in distance and other not in hosts:
+                    distance[other] = distance[name] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return distance
+
+
+def _pods(topo: Topology) -> None:
+    """Pods: the leaves and spines joined by leaf-spine cables, numbered by their first leaf."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for cable in topo.cables:
+        roles = {topo.role(cable.a.device), topo.role(cable.b.device)}
+        if roles == {"leaf", "spine"} or roles == {"leaf"}:
+            parent[find(cable.a.device)] = find(cable.b.device)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for name, node in topo.nodes.items():
+        if node.role in ("leaf", "spine") and name in parent:
+            groups[find(name)].append(name)
+    ordered = sorted(groups.values(), key=lambda g: min(n for n in g if topo.role(n) == "leaf")
+                     if any(topo.role(n) == "leaf" for n in g) else "~" + min(g))
+    for number, members in enumerate(ordered):
+        for name in members:
+            topo.nodes[name].pod = number
+
+
+def pods(topo: Topology) -> list[list[str]]:
+    """The pods of ``topo``: sorted names of the leaves and spines of each, pod 0 first."""
+    groups: dict[int, list[str]] = defaultdict(list)
+    for name, node in topo.nodes.items():
+        if node.pod is not None:
+            groups[node.pod].append(name)
+    return [sorted(groups[k]) for k in sorted(groups)]
 
 
 def _name_role(name: str) -> Role | None:

@@ -150,7 +150,7 @@ def test_topo_command_shows_a_swapped_rail_and_fails(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["topo", str(tmp_path)])
     assert result.exit_code == 1
     assert "2 NIC(s) off their rail" in result.output
-    assert "gpu03 NIC 1 is cabled to leaf1" in result.output
+    assert "gpu03 NIC 1 (mlx5_1) is cabled to leaf1" in result.output
 
 
 def test_topo_command_without_cabling_says_what_it_needs(tmp_path: Path) -> None:
@@ -278,4 +278,5 @@ def test_ib_rails_from_node_descriptions() -> None:
     ctx = Context(fabric=Fabric(topology=topo), policy=_policy())
     found = list(RailAlignment().compare([], ctx))
     assert sorted(f.message.split(",")[0] for f in found) == [
-        "gpu03 NIC 0 is cabled to rail1-leaf", "gpu03 NIC 1 is cabled to rail0-leaf"]
+        "gpu03 NIC 0 (mlx5_0) is cabled to rail1-leaf",
+        "gpu03 NIC 1 (mlx5_1) is cabled to rail0-leaf"]

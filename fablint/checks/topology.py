@@ -21,6 +21,16 @@ _NIC_INDEX = re.compile(r"^(?:mlx\d+_|eth|ib|ens\d+f|enp\d+s\d+f(?:\d+np)?|rdma|
 """A NIC's index from its name: mlx5_3, eth3, ib3, ens1f3, HCA-3 (not a switch port number)."""
 
 
+def _nic_index(port: str) -> int | None:
+    """A NIC's 0-based index: ``mlx5_N``, ``ethN``, ``ibN`` count from 0, ``HCA-N`` from 1
+    (``HCA-1`` is the first NIC, like ``mlx5_0``), so that both conventions compare."""
+    match = _NIC_INDEX.search(port)
+    if not match:
+        return None
+    number = int(match.group(1))
+    return number - 1 if port.lower().startswith("hca") and number > 0 else number
+
+
 def _gbps(mbps: int) -> str:
     return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
 
@@ -50,11 +60,32 @@ class TopologyRule(FabricRule):
         """A finding about node ``name``: in its configuration when fablint read it, else at
         the cable claim that shows it."""
         device = getattr(self, "_devices", {}).get(name)
-        if where is None and device is None:
-            where = next((s for c in topo.cables_of(name) for s in c.sources), None)
+        if where is None:
+            where = _place_of(topo, name)
+        objects = kwargs.pop("objects", None)
         finding = self.finding(device, obj, where, message, **kwargs)
         finding.device = name
+        if objects:
+            finding.objects = list(objects)
         return finding
+
+
+def _place_of(topo: Topology, name: str, cables: Iterable[Cable] | None = None) -> SourceRef | None:
+    """Where a finding about node ``name`` points: the configured line of one of its cabled
+    ports, else the dump / LLDP line of one of its cables (so that SARIF and GitHub
+    annotations can place it)."""
+    chosen = list(cables) if cables is not None else topo.cables_of(name)
+    for cable in chosen:
+        port = cable.a_port if cable.a.device == name else cable.b_port
+        if port is not None and port.src is not None and port.src.line:
+            return port.src
+    return next((s for c in chosen for s in c.sources), None)
+
+
+def _few(names: list[str], limit: int = 4) -> str:
+    """A bounded list for a message: the first few names and how many more."""
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown}, ... ({len(names) - limit} more)"
 
 
 def _other(cable: Cable, name: str) -> str:
@@ -139,12 +170,27 @@ class LeafOversubscription(TopologyRule):
             if unknown or not down or not up:
                 continue
             ratio = down / up
-            if ratio > limit + 1e-9:
+            if ratio > limit + 1e-9 and not self._slow_uplinks_only(topo, node.name, down, limit):
                 yield self.at(
                     topo, node.name, node.name, None,
                     f"{node.name} is oversubscribed {ratio:.2f}:1: {_gbps(down)} towards hosts, "
                     f"{_gbps(up)} of uplinks (profile allows {limit:g}:1)",
                 )
+
+
+    @staticmethod
+    def _slow_uplinks_only(topo: Topology, name: str, down: int, limit: float) -> bool:
+        """The leaf would be within the limit if its IB uplinks all ran at the rate its fastest
+        one trained at: a link trained below its rate is the cause (IB002 reports it)."""
+        tier = topo.nodes[name].tier or 0
+        ups = [c for c in topo.cables_of(name) if c.speed_mbps
+               and (topo.nodes[_other(c, name)].tier or 0) > tier]
+        if not ups or all(c.origin in ("lldp", "config") for c in ups):
+            return False
+        fastest = max(c.speed_mbps or 0 for c in ups)
+        design = sum(fastest if c.origin not in ("lldp", "config") else c.speed_mbps or 0
+                     for c in ups)
+        return down / design <= limit + 1e-9
 
 
 @register
@@ -175,14 +221,20 @@ class TierOversubscription(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         for fabric in _fabrics(topo):
-            yield from self._tiers(topo, fabric, ctx.policy.topology.max_tier_oversubscription)
+            yield from self._tiers(topo, fabric, ctx.policy.topology.max_tier_oversubscription,
+                                   ctx.policy.topology.max_leaf_oversubscription)
 
-    def _tiers(self, topo: Topology, fabric: set[str], limit: float) -> Iterable[Finding]:
+    def _tiers(self, topo: Topology, fabric: set[str], limit: float,
+               leaf_limit: float) -> Iterable[Finding]:
         for role in ("leaf", "spine"):
             members = sorted(n for n in fabric if topo.role(n) == role)
             totals = [topo.capacities(name) for name in members]
             if not members or any(unknown for _, _, unknown in totals):
                 continue
+            if role == "leaf" and len(members) < 2:
+                continue  # one leaf's ratio is TOP001's
+            if role == "leaf" and any(u and d / u > leaf_limit + 1e-9 for d, u, _ in totals):
+                continue  # the oversubscribed leaves are TOP001's: the cause, named one by one
             down = sum(d for d, _, _ in totals)
             up = sum(u for _, u, _ in totals)
             if down and up and down / up > limit + 1e-9:
@@ -229,9 +281,9 @@ class RailAlignment(TopologyRule):
         for cable in topo.cables:
             for host_end, leaf_end in ((cable.a, cable.b), (cable.b, cable.a)):
                 if topo.role(host_end.device) == "host" and topo.role(leaf_end.device) == "leaf":
-                    index = _NIC_INDEX.search(host_end.interface)
-                    if index:
-                        nics[host_end.device].append((int(index.group(1)), leaf_end.device, cable))
+                    index = _nic_index(host_end.interface)
+                    if index is not None and not topo.nodes[host_end.device].service:
+                        nics[host_end.device].append((index, leaf_end.device, cable))
         multi = {h: v for h, v in nics.items() if len(v) > 1}
         mode = ctx.policy.topology.rail_optimised
         # Each group of servers that shares leaves (a fabric, or a scalable unit with its own
@@ -250,10 +302,12 @@ class RailAlignment(TopologyRule):
                 by_leaf[leaf].append(index)
                 rail, count = rails[leaf].most_common(1)[0]
                 if index != rail and count > 1:
+                    port = cable.a.interface if cable.a.device == host else cable.b.interface
                     yield self.at(
-                        topo, host, f"NIC {index}", _first_source([cable]),
-                        f"{host} NIC {index} is cabled to {leaf}, the leaf of rail {rail} "
-                        f"({count} servers put NIC {rail} there): move it to its own rail leaf",
+                        topo, host, port, _first_source([cable]),
+                        f"{host} NIC {index} ({port}) is cabled to {leaf}, the leaf of rail "
+                        f"{rail} ({count} servers put NIC {rail} there): move it to its own rail "
+                        "leaf",
                     )
             for leaf, indices in sorted(by_leaf.items()):
                 if len(indices) > 1:
@@ -276,9 +330,13 @@ class ClosMesh(TopologyRule):
     """A leaf is not cabled to every spine with the same number and speed of links.
 
     ## What it checks
-    In a leaf-spine fabric every leaf connects to every spine, with the same number of cables
-    and the same speed to each (ECMP balance). A missing spine, an extra or missing parallel
-    cable, or a slower cable is a finding on the leaf, naming what the majority of leaves have.
+    Within a pod (the leaves and spines joined by leaf-spine cables; a two-tier fabric is one
+    pod) every leaf connects to every spine, and within a plane of a three-tier fabric every
+    spine to every super-spine, with the same number of cables and the same speed to each (ECMP
+    balance). A spine that several leaves miss is one finding on the spine; a leaf missing a
+    spine, an extra or missing parallel cable, or a slower cable is a finding on the leaf,
+    naming what the majority of pairs have. Messages name a few switches; the JSON report's
+    `objects` lists them all.
 
     ## Why it matters
     ECMP spreads flows evenly over the uplinks regardless of their capacity: a leaf with one
@@ -296,43 +354,82 @@ class ClosMesh(TopologyRule):
     category = "topology"
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
-        for fabric in _fabrics(topo):
-            yield from self._mesh(topo, fabric)
+        for lower, upper in (("leaf", "spine"), ("spine", "super-spine")):
+            for group in _meshes(topo, lower, upper):
+                yield from self._mesh(topo, group, lower, upper)
 
-    def _mesh(self, topo: Topology, fabric: set[str]) -> Iterable[Finding]:
-        spines = sorted(n for n in fabric if topo.role(n) == "spine")
-        leaves = sorted(n for n in fabric if topo.role(n) == "leaf")
-        if not spines or len(leaves) < 2:
+    def _mesh(self, topo: Topology, group: set[str], lower: str,
+              upper: str) -> Iterable[Finding]:
+        uppers = sorted(n for n in group if topo.role(n) == upper)
+        lowers = sorted(n for n in group if topo.role(n) == lower)
+        if not uppers or len(lowers) < 2:
             return
+        where = "pod" if lower == "leaf" else "plane"
         shape: dict[str, dict[str, tuple[int, tuple[int | None, ...]]]] = {}
-        for leaf in leaves:
-            per_spine: dict[str, list[Cable]] = defaultdict(list)
-            for cable in topo.cables_of(leaf):
-                other = _other(cable, leaf)
-                if other in spines:
-                    per_spine[other].append(cable)
-            if not per_spine:
-                continue  # a leaf with no uplinks at all is TOP008's
-            shape[leaf] = {s: (len(c), tuple(sorted(x.speed_mbps or 0 for x in c)))
-                           for s, c in per_spine.items()}
-        if len(shape) < 2:
-            return
+        cables_to: dict[str, dict[str, list[Cable]]] = {}
+        for name in lowers:
+            per_upper: dict[str, list[Cable]] = defaultdict(list)
+            for cable in topo.cables_of(name):
+                other = _other(cable, name)
+                if other in group and topo.role(other) == upper:
+                    per_upper[other].append(cable)
+            cables_to[name] = per_upper
+            shape[name] = {s: (len(c), tuple(sorted(x.speed_mbps or 0 for x in c)))
+                           for s, c in per_upper.items()}
         typical = Counter(v for s in shape.values() for v in s.values()).most_common(1)[0][0]
-        for leaf, per_spine in shape.items():
-            missing = [s for s in spines if s not in per_spine]
-            if missing:
-                yield self.at(topo, leaf, leaf, None,
-                              f"{leaf} has no cable to {', '.join(missing)} (every other "
-                              f"leaf reaches every spine)")
-            for spine, (count, speeds) in sorted(per_spine.items()):
-                if (count, speeds) != typical:
-                    yield self.at(
-                        topo, leaf, f"{leaf}-{spine}", None,
-                        f"{leaf} has {count} cable(s) to {spine} at "
-                        f"{'/'.join(_gbps(s) if s else '?' for s in speeds)}; most leaf-spine "
-                        f"pairs have {typical[0]} at "
-                        f"{'/'.join(_gbps(s) if s else '?' for s in typical[1])}",
-                    )
+        missing = {name: [u for u in uppers if u not in per] for name, per in shape.items()}
+        # An upper switch that several lower ones miss is the cause: one finding on it.
+        missed_by: dict[str, list[str]] = defaultdict(list)
+        for name, gone in missing.items():
+            for u in gone:
+                missed_by[u].append(name)
+        for u, names in sorted(missed_by.items()):
+            if len(names) > 1:
+                yield self.at(
+                    topo, u, u, None,
+                    f"{u} has no cable to {len(names)} of the {len(lowers)} "
+                    f"{_plural(lower)} of its {where} ({_few(names)}); the others reach it",
+                    objects=names)
+        for name, gone in sorted(missing.items()):
+            alone = [u for u in gone if len(missed_by[u]) == 1]
+            if alone:
+                yield self.at(
+                    topo, name, name, None,
+                    f"{name} has no cable to {len(alone)} of the {len(uppers)} "
+                    f"{_plural(upper)} of its {where} ({_few(alone)}); every other {lower} "
+                    f"reaches them", objects=alone)
+        for name, per_upper in sorted(shape.items()):
+            odd = [(u, count, speeds) for u, (count, speeds) in sorted(per_upper.items())
+                   if (count, speeds) != typical]
+            if not odd:
+                continue
+            u, count, speeds = odd[0]
+            more = f" and to {len(odd) - 1} more {_plural(upper)}" if len(odd) > 1 else ""
+            yield self.at(
+                topo, name, f"{name}-{u}",
+                _place_of(topo, name, cables_to[name][u]),
+                f"{name} has {count} cable(s) to {u} at "
+                f"{'/'.join(_gbps(s) if s else '?' for s in speeds)}{more}; most "
+                f"{lower}-{upper} pairs have {typical[0]} at "
+                f"{'/'.join(_gbps(s) if s else '?' for s in typical[1])}",
+                objects=[o[0] for o in odd])
+
+
+def _plural(role: str) -> str:
+    return {"leaf": "leaves"}.get(role, role + "s")
+
+
+def _meshes(topo: Topology, lower: str, upper: str) -> list[set[str]]:
+    """Groups whose ``lower`` switches should each reach every ``upper`` one: the switches of
+    two adjacent tiers joined by cables between those tiers (a pod of leaves and spines; a
+    plane of spines and super-spines). Pods of a three-tier fabric are judged apart."""
+    pairs = [(c.a.device, c.b.device) for c in topo.cables
+             if {topo.role(c.a.device), topo.role(c.b.device)} == {lower, upper}]
+    find = _components(pairs)
+    groups: dict[str, set[str]] = defaultdict(set)
+    for a, b in pairs:
+        groups[find(a)] |= {a, b}
+    return list(groups.values())
 
 
 @register
@@ -475,20 +572,23 @@ class SingleHomed(TopologyRule):
             yield from self._homing(topo, fabric)
 
     def _homing(self, topo: Topology, fabric: set[str]) -> Iterable[Finding]:
-        spines = {n for n in fabric if topo.role(n) == "spine"}
         uplinks: dict[str, set[str]] = defaultdict(set)
         for cable in topo.cables:
             for near, far in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
                 uplinks[near].add(far)
-        if len(spines) > 1:
-            for name in sorted(fabric):
-                if topo.role(name) == "leaf":
-                    up = uplinks[name] & spines
-                    if len(up) == 1:
-                        yield self.at(topo, name, name, None,
-                                      f"{name} reaches only {next(iter(up))} of "
-                                      f"{len(spines)} spines")
-        hosts = sorted(n for n in fabric if topo.role(n) == "host")
+        for name in sorted(fabric):
+            node = topo.nodes[name]
+            if node.role != "leaf":
+                continue
+            spines = {n for n in fabric if topo.role(n) == "spine"
+                      and topo.nodes[n].pod == node.pod}  # the spines of its own pod
+            up = uplinks[name] & spines
+            if len(spines) > 1 and len(up) == 1:
+                yield self.at(topo, name, name, None,
+                              f"{name} reaches only {next(iter(up))} of the {len(spines)} "
+                              f"spines of its pod")
+        # Service hosts (UFM, login: one HCA by design) are not servers to spread.
+        hosts = sorted(n for n in fabric if topo.role(n) == "host" and not topo.nodes[n].service)
         leaves_of = {h: {x for x in uplinks[h] if topo.role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):

@@ -539,6 +539,9 @@ class _SonicBuilder:
             if speed is not None:
                 iface["speed_mbps"] = speed
                 iface["field_src"]["speed_mbps"] = row.ref("speed")
+            alias = _text(row.fields.get("alias"))
+            if alias and alias != row.key:
+                iface["alias"] = alias
             lanes = _port_list(row.fields.get("lanes"))
             if lanes:
                 iface["lanes"] = len(lanes)

@@ -43,6 +43,9 @@ class JsonFinding(_Strict):
         default=None, description="The fix as a one-line in-place edit, when it is one; else null.",
     )
     fingerprint: str = Field(description="Stable identity used by baselines.")
+    objects: list[str] = Field(
+        default_factory=list,
+        description="Every object a grouped finding is about, when its message names a few.")
 
 
 class JsonError(_Strict):
@@ -90,7 +93,7 @@ def document(result: LintResult) -> dict[str, Any]:
             JsonFinding(
                 rule=f.rule, name=f.name, severity=f.severity.value, category=f.category,
                 device=f.device, object=f.object, file=f.file, line=f.line, message=f.message,
-                fix=f.fix, fingerprint=f.fingerprint(),
+                fix=f.fix, fingerprint=f.fingerprint(), objects=f.objects,
                 edit=JsonEdit(line=f.edit.line, old=f.edit.old, new=f.edit.new) if f.edit else None,
             )
             for f in result.findings
