@@ -144,7 +144,8 @@ def _load_project(paths: list[str], config_path: Path | None) -> ProjectConfig:
         return load_config(config_path)
     start = Path(paths[0]) if paths else Path.cwd()
     if len(paths) > 1:
-        start = Path(os.path.commonpath([str(Path(p).resolve()) for p in paths]))
+        # abspath, not resolve: a symbolic link loop among the paths is reported by the read
+        start = Path(os.path.commonpath([str(Path(p).absolute()) for p in paths]))
     found = find_config(start) if start.exists() else None
     return load_config(found)
 
@@ -370,7 +371,7 @@ def parse_command(
     """Print the normalised model of one file as JSON (for debugging parsers)."""
     if vendor is not None and vendor not in PARSERS:
         _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
-    if not file.is_file():
+    if not os.path.lexists(file) or file.is_dir():  # a FIFO or link loop: the read says so
         _fail(f"file not found: {file}")
     outcome = parse_file(str(file), True, vendor)
     document = {

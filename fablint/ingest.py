@@ -16,7 +16,7 @@ from fablint.model import Device, Fabric, IbNode, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
-from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_text
+from fablint.parsers.detect import InputError, detect, read_head, read_text
 
 # Files in a folder that are obviously not device inputs.
 SKIP_SUFFIXES = frozenset({
@@ -92,9 +92,8 @@ def _mergeable_format(path: str, forced: str | None,
     if suffix not in MERGEABLE_SUFFIXES and not host_candidate:
         return None
     try:
-        with Path(path).open("rb") as handle:
-            head = handle.read(SNIFF_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
-    except OSError:
+        head = read_head(Path(path))
+    except InputError:
         return None
     mergeable = suffix in MERGEABLE_SUFFIXES or PROVIDES.get(forced or "") == "hosts"
     if not mergeable:
@@ -189,8 +188,12 @@ def discover(
     seen: set[str] = set()
     for raw in paths:
         path = Path(raw)
-        if path.is_file():
-            key = str(path.resolve())
+        if path.is_file() or (not path.is_dir() and os.path.lexists(path)):
+            # a FIFO, socket, device or symbolic link loop named on the command line is
+            # reported by the read (read_text), not taken for a missing path
+            key = str(path)
+            with contextlib.suppress(OSError, RuntimeError):  # a link loop: the read reports it
+                key = str(path.resolve())
             if key not in seen:
                 seen.add(key)
                 out.append((str(path), True))
@@ -213,7 +216,10 @@ def discover(
                 if excluded(file):
                     continue
                 entry = real / name
-                key = str(entry.resolve() if entry.is_symlink() else entry)
+                key = str(entry)
+                if entry.is_symlink():
+                    with contextlib.suppress(OSError, RuntimeError):  # a loop: read reports it
+                        key = str(entry.resolve())
                 if key not in seen:
                     seen.add(key)
                     out.append((file, False))
@@ -226,7 +232,9 @@ CONFIG_SUFFIXES = frozenset({".json", ".cfg", ".conf"})
 
 def _input_problem(path: str, exc: InputError) -> ParseProblem:
     kind = exc.kind
-    if kind == "unsupported" and Path(path).suffix.lower() in CONFIG_SUFFIXES:
+    if kind == "special":  # a FIFO, device or link loop: skipped, an error only when named
+        kind = "unsupported"
+    elif kind == "unsupported" and Path(path).suffix.lower() in CONFIG_SUFFIXES:
         kind = "unreadable"
     return ParseProblem(file=path, line=exc.line, message=exc.message, kind=kind, fatal=True)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
@@ -31,6 +32,66 @@ def starts_as_yaml(head: str) -> bool:
         if line.strip() and not line.startswith("#"):
             return bool(_YAML_START.match(line))
     return False
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+_ASCII_TEXT = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+
+
+def text_encoding(data: bytes) -> tuple[str, int]:
+    """(codec, length of its byte-order mark) of an input's bytes: a BOM decides; without one,
+    text whose every other byte of the start is NUL is UTF-16 (Windows tools write it, PowerShell
+    ``>`` among them), anything else is read as UTF-8."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec, len(bom)
+    sample = data[:512]
+    sample = sample[:len(sample) - len(sample) % 2]
+    if len(sample) >= 4:
+        low, high = sample[0::2], sample[1::2]  # (low, high) bytes of LE code units
+        if not high.strip(b"\x00") and not low.translate(None, _ASCII_TEXT):
+            return "utf-16-le", 0
+        if not low.strip(b"\x00") and not high.translate(None, _ASCII_TEXT):
+            return "utf-16-be", 0
+    return "utf-8", 0
+
+
+def normalise_newlines(text: str) -> str:
+    """CRLF and lone CR line ends as LF, so that every parser, sniffer and line count sees one
+    convention and a line keeps its number (Windows editors and TFTP servers write CRLF; classic
+    Mac tools CR). A stray CR inside an LF file is left alone: it does not end a line there."""
+    if "\r" not in text:
+        return text
+    text = text.replace("\r\n", "\n")
+    if "\r" in text and text.count("\r") > text.count("\n"):
+        text = text.replace("\r", "\n")
+    return text
+
+
+def decode_input(data: bytes, partial: bool = False) -> tuple[str, int]:
+    """Input bytes as text with LF line ends, and how many characters could not be decoded
+    (each became U+FFFD). The one place where encodings and line ends are handled: detection,
+    grouping and every parser see the result. ``partial``: ``data`` is a head cut at any byte."""
+    codec, skip = text_encoding(data)
+    body = data[skip:]
+    if partial and codec.startswith(("utf-16", "utf-32")):
+        unit = 4 if codec.startswith("utf-32") else 2
+        body = body[:len(body) - len(body) % unit]
+    try:
+        text = body.decode(codec)
+        bad = 0
+    except UnicodeDecodeError:
+        text = body.decode(codec, errors="replace")
+        bad = text.count("\ufffd")
+        if partial and codec == "utf-8" and text.endswith("\ufffd"):
+            bad -= 1  # a character cut by the end of the head
+    return normalise_newlines(text), bad
 
 
 def reject_nul(text: str, path: str, message: str) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from fablint.parsers import PARSERS, Parser
-from fablint.parsers.base import starts_as_yaml
+from fablint.parsers.base import decode_input, starts_as_yaml, text_encoding
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 SNIFF_BYTES = 16 * 1024
@@ -50,33 +52,72 @@ class Detection:
 
 
 def read_text(path: Path) -> str:
-    """Read an input as text. Raises InputError for binary, oversized or unreadable files."""
+    """Read an input as text (``decode_input``: any BOM, UTF-16, CRLF or CR line ends). Raises
+    InputError for binary, oversized, unreadable and special files."""
+    data = read_bytes(path)
+    codec, _ = text_encoding(data)
+    if codec == "utf-8":
+        nul = data.find(b"\x00")
+        if nul >= 0 and detect(decode_input(data[:min(nul, SNIFF_BYTES)], partial=True)[0]
+                               ).parser is None:
+            raise InputError(
+                "binary file (NUL byte), not a text configuration", kind="unsupported",
+                line=data.count(b"\n", 0, nul) + 1,
+            )
+    # A NUL after a recognisable start is damage in a configuration: the parser reports it.
+    text, bad = decode_input(data)
+    # Configurations are mostly ASCII; a few Latin-1 bytes in descriptions are common.
+    if bad > max(16, len(text) // 100):
+        where = text.find("\ufffd")
+        name = "-".join(codec.upper().split("-")[:2])  # UTF-8, UTF-16, UTF-32
+        raise InputError(f"not a text file (invalid {name})", kind="unsupported",
+                         line=text.count("\n", 0, where) + 1)
+    return text
+
+
+def read_head(path: Path) -> str:
+    """The first ``SNIFF_BYTES`` of an input as text, decoded as ``read_text`` would; raises
+    InputError for special files (a FIFO would block the read)."""
+    regular_file(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise InputError(f"file is {size} bytes, larger than the {MAX_INPUT_BYTES} byte limit")
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            return decode_input(handle.read(SNIFF_BYTES), partial=True)[0]
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}") from exc
-    nul = data.find(b"\x00")
-    if nul >= 0 and detect(data[:min(nul, SNIFF_BYTES)].decode("utf-8", "replace")).parser is None:
-        raise InputError(
-            "binary file (NUL byte), not a text configuration", kind="unsupported",
-            line=data.count(b"\n", 0, nul) + 1,
-        )
-    # A NUL after a recognisable start is damage in a configuration: the parser reports it.
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file within the size limit."""
+    size = regular_file(path)
+    if size > MAX_INPUT_BYTES:
+        raise InputError(f"file is {size} bytes, larger than the {MAX_INPUT_BYTES} byte limit")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        # Configurations are mostly ASCII; a few Latin-1 bytes in descriptions are common.
-        text = data.decode("utf-8", errors="replace")
-        bad = text.count("\ufffd")
-        if bad > max(16, len(text) // 100):
-            raise InputError(
-                "not a text file (invalid UTF-8)", kind="unsupported",
-                line=data.count(b"\n", 0, exc.start) + 1,
-            ) from exc
-        return text.lstrip("\ufeff")
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from exc
+
+
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+            (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+            (stat.S_ISDIR, "a directory"))
+
+
+def regular_file(path: Path) -> int:
+    """The size of ``path``; InputError when it is not a regular file: a FIFO or a device would
+    block or never end, a symbolic link loop has no content. Checked before any open."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError("symbolic link loop; not read", kind="special") from exc
+        if exc.errno == errno.ENOENT and path.is_symlink():
+            raise InputError("broken symbolic link (its target does not exist); not read",
+                             kind="special") from exc
+        raise InputError(f"cannot read: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(info.st_mode):
+        what = next((label for test, label in _SPECIAL if test(info.st_mode)), "not a regular file")
+        raise InputError(f"{what}, not a regular file; not read", kind="special")
+    return info.st_size
 
 
 def detect(text: str, forced: str | None = None) -> Detection:
