@@ -258,6 +258,7 @@ def _render(
 class TopoFormat(StrEnum):
     text = "text"
     json = "json"
+    markdown = "markdown"
     mermaid = "mermaid"
     svg = "svg"
 
@@ -277,15 +278,20 @@ def topo_command(
         Path | None, typer.Option("--intent", help="Intended cabling to compare with.")
     ] = None,
 ) -> None:
-    """Show the fabric's cabling: tiers, oversubscription, bisection, rails; or draw it."""
+    """Show the fabric's cabling: tiers, oversubscription, bisection, rails; its datasheet
+    (markdown, and in json); or draw it."""
+    from fablint.report import datasheet
+    from fablint.report.digest import digest
     from fablint.report.topo import RENDERERS as TOPO_RENDERERS
 
+    sheet = output_format in (TopoFormat.markdown, TopoFormat.json)
     try:
         project = _load_project(paths, config)
         policy = _load_profile(project, profile)
         result = lint(LintOptions(paths=paths, config=project, policy=policy,
                                   select=["topology", "MTU005", "PFC008"], topology=True,
-                                  intent=_load_intent(intent, project)))
+                                  intent=_load_intent(intent, project),
+                                  digest=digest if sheet else None))
     except (ConfigError, UsageError) as exc:
         _fail(str(exc))
     except PathNotFound as exc:
@@ -294,7 +300,12 @@ def topo_command(
     if topo is None or not topo.cables:
         _fail("no cabling found: give LLDP neighbour tables, SONiC DEVICE_NEIGHBOR or IB "
               "dumps along with the configurations")
-    text = TOPO_RENDERERS[output_format.value](topo, result.findings)
+    if sheet:
+        ds = datasheet.build(topo, result.fabric, result.digests, policy)
+        text = datasheet.render_markdown(ds) if output_format == TopoFormat.markdown else \
+            TOPO_RENDERERS["json"](topo, result.findings, ds)
+    else:
+        text = TOPO_RENDERERS[output_format.value](topo, result.findings)
     if output is not None:
         _write_atomic(output, text)
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,7 +30,7 @@ from fablint.ingest import (
     provisions,
     total_size,
 )
-from fablint.model import Fabric, ParseProblem, Suppression
+from fablint.model import Device, Fabric, ParseProblem, Suppression
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
@@ -92,6 +92,8 @@ class LintResult:
     baselined: int = 0
     fail_on: FailOn = "error"
     errors: list[ParseProblem] = field(default_factory=list)
+    digests: dict[str, object] = field(default_factory=dict)
+    """Device -> ``LintOptions.digest`` of it (final device names)."""
 
     @property
     def exit_code(self) -> int:
@@ -125,6 +127,9 @@ class LintOptions:
     """Build ``Fabric.topology`` even when no topology rule is selected (``fablint topo``)."""
     intent: Intent | None = None
     """Intended cabling to compare the topology with."""
+    digest: Callable[[Device, Context], object] | None = None
+    """What a report needs of each device, computed where the device is parsed so that the
+    models stay in the workers (``fablint.report.datasheet.digest``); in ``LintResult.digests``."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,7 @@ class FilePlan:
     """Fabric rules whose per-device summaries the worker computes (``FabricRule``)."""
     topology: bool = False
     """Keep each device's port table (for the topology) in the worker's result."""
+    digest: Callable[[Device, Context], object] | None = None
     available: frozenset[str] = frozenset({"links", "hosts"})
     """What the plan expects the inputs to bring (``fablint.parsers.PROVIDES``); a unit that
     brings more makes the run start again with a plan that expects it."""
@@ -158,6 +164,8 @@ class FileResult(FileOutcome):
     """IB node key -> its kind and description, when the topology is wanted."""
     brought: set[str] = field(default_factory=set)
     """What the unit brings besides switch configurations (``fablint.ingest.brought``)."""
+    digests: dict[str, object] = field(default_factory=dict)
+    """Device -> ``FilePlan.digest`` of it, when one is asked for."""
 
 
 def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
@@ -217,6 +225,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         ports={d.name: port_table(d) for d in outcome.devices} if plan.topology else {},
         ib_names=ib_names(outcome.ib_nodes) if plan.topology else {},
         brought=brought(outcome),
+        digests={d.name: plan.digest(d, ctx) for d in outcome.devices} if plan.digest else {},
     )
 
 
@@ -259,6 +268,7 @@ def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type
         keep_devices=len(summarized) < len(fabric_rules) or options.keep_devices,
         summary_rule_ids=tuple(r.id for r in summarized if r.requires <= available),
         topology=_wants_topology(options, rules) and "links" in available,
+        digest=options.digest,
         available=available,
     )
 
@@ -333,9 +343,12 @@ def _assemble(
         if (p.fatal and (p.kind != "unsupported" or _explicit(fabric, p.file)))
         or p.kind == "parse-error"
     ]
+    digests = {renames.get((result.input.path, name), name): value
+               for result in results for name, value in result.digests.items()}
     return LintResult(
         fabric=fabric, findings=findings, rules=rules, suppressed=suppressed,
         baselined=baselined, fail_on=options.fail_on or config.fail_on, errors=errors,
+        digests=digests,
     )
 
 

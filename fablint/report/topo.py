@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fablint.findings import Finding
 from fablint.model import Topology
+
+if TYPE_CHECKING:
+    from fablint.report.datasheet import Datasheet
 
 TIERS = ("super-spine", "spine", "leaf", "host")
 HOST_GROUP_LIMIT = 6
@@ -34,9 +37,11 @@ def leaf_table(topo: Topology) -> list[dict[str, Any]]:
     return rows
 
 
-def document(topo: Topology, findings: list[Finding]) -> dict[str, Any]:
+def document(topo: Topology, findings: list[Finding],
+             datasheet: Datasheet | None = None) -> dict[str, Any]:
     tiers = Counter(n.role for n in topo.nodes.values())
     return {
+        **({"datasheet": datasheet.model_dump(mode="json")} if datasheet else {}),
         "nodes": [n.model_dump(mode="json") for n in topo.nodes.values()],
         "tiers": dict(tiers),
         "cables": [c.model_dump(mode="json", exclude_defaults=True) for c in topo.cables],
@@ -60,8 +65,9 @@ def _cables_per_tier(topo: Topology) -> dict[str, int]:
     return dict(counts)
 
 
-def render_json(topo: Topology, findings: list[Finding]) -> str:
-    return json.dumps(document(topo, findings), indent=2) + "\n"
+def render_json(topo: Topology, findings: list[Finding],
+                datasheet: Datasheet | None = None) -> str:
+    return json.dumps(document(topo, findings, datasheet), indent=2) + "\n"
 
 
 def render_text(topo: Topology, findings: list[Finding]) -> str:
