@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SWITCH_DEVID = 0xD2F0  # Quantum-2 (QM9700)
@@ -139,6 +140,218 @@ def generate(nodes: int, switches: int, seed: int) -> tuple[str, list[tuple[str,
                 f'[1]({guid + 1:x}) \t"S-{switch_guid(leaf):016x}"[{port}]\t\t# lid {lids[h]} '
                 f'lmc 0 "{name(leaf)}" lid {lid(leaf)} {link}']
     return "\n".join(out) + "\n", faults
+
+
+# --- Fabrics whose truth is known by construction (tests/test_topology_truth.py) -----------
+
+AN_DESC = "Mellanox Technologies Aggregation Node"
+DEFAULT_SWITCH_DESC = "Quantum-2 Mellanox Technologies"
+RATE = {"EDR": 100_000, "HDR": 200_000, "NDR": 400_000}
+"""Mb/s of a 4x link of each generation."""
+
+
+@dataclass
+class FabricSpec:
+    """A fat tree: ``pods`` pods of ``leaves`` leaves and ``spines`` spines (every leaf to every
+    spine of its pod, ``uplinks`` cables each), ``hosts`` HCAs per leaf and, for three tiers,
+    ``super_spines`` super-spines in ``spines`` planes (spine i of every pod cabled to each
+    super-spine of plane i, ``spine_uplinks`` cables each). Servers have ``rails`` NICs, NIC r
+    on leaf r of their rail group (rail-optimised when ``rails`` equals ``leaves``)."""
+
+    pods: int = 1
+    leaves: int = 4
+    spines: int = 2
+    hosts: int = 8
+    uplinks: int = 4
+    super_spines: int = 0
+    spine_uplinks: int = 1
+    rails: int = 1
+    speed: str = "NDR"
+    names: str = "mf0"
+    """``mf0`` (``MF0;leaf01:MQM9700/U1``), ``plain`` (``leaf01``) or ``default`` (every switch
+    ``Quantum-2 Mellanox Technologies``: only GUIDs tell them apart)."""
+    aggregation_nodes: bool = False
+    """A SHARP Aggregation Node on the extra last port of every switch."""
+    management_hosts: int = 0
+    """UFM / login hosts with one HCA, cabled to the first switch of the top tier."""
+    director: bool = False
+    """The spine tier (two tiers only) is one CS8500-style chassis: line chips L01.. take the
+    leaves' cables on ports 1-20 and reach four internal spine chips on ports 21-40."""
+    dialect: str = "ibnetdiscover"
+    """``ibdiagnet`` writes ``switchguid=0x<system image GUID>(<node GUID>)``."""
+
+
+@dataclass
+class Truth:
+    leaves: int
+    spines: int
+    super_spines: int
+    hosts: int
+    aggregation_nodes: int
+    management_hosts: int
+    leaf_ratio: float
+    tier_ratios: dict[str, float]
+    bisection_mbps: int
+    ideal_mbps: int
+    chips: int = 0
+    internal_links: int = 0
+
+
+@dataclass
+class _Node:
+    guid: int
+    desc: str
+    ca: bool
+    ports: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """port -> (peer node index, peer port)."""
+    system_guid: int | None = None
+    devid: int = SWITCH_DEVID
+    numports: int = 0
+
+
+def fabric(spec: FabricSpec) -> tuple[str, Truth]:
+    """An ``ibnetdiscover`` topology of ``spec`` and what fablint must find in it."""
+    nodes: list[_Node] = []
+    rate = RATE[spec.speed]
+
+    def switch(name: str, chip: str = "U1", system: int | None = None,
+               model: str = "MQM9700") -> int:
+        guid = switch_guid(len(nodes) + 1)
+        desc = {"mf0": f"MF0;{name}:{model}/{chip}", "plain": name,
+                "default": DEFAULT_SWITCH_DESC}[spec.names]
+        nodes.append(_Node(guid, desc, False, system_guid=system or guid))
+        return len(nodes) - 1
+
+    def hca(desc: str, devid: int = HCA_DEVID) -> int:
+        nodes.append(_Node(hca_guid(len(nodes) + 1), desc, True, devid=devid))
+        return len(nodes) - 1
+
+    def cable(a: int, b: int, a_port: int | None = None, b_port: int | None = None) -> None:
+        a_port = a_port or (1 if nodes[a].ca else _free(nodes[a]))
+        b_port = b_port or (1 if nodes[b].ca else _free(nodes[b]))
+        nodes[a].ports[a_port] = (b, b_port)
+        nodes[b].ports[b_port] = (a, a_port)
+
+    leaves = [[switch(f"p{p + 1}-leaf{i + 1:02d}") for i in range(spec.leaves)]
+              for p in range(spec.pods)]
+    chips = internal = 0
+    if spec.director:
+        system = switch_guid(9000)
+        lines_needed = -(-(spec.pods * spec.leaves * spec.uplinks) // 20)
+        line = [switch("dir1", f"L{i + 1:02d}/U1", system, "MCS8500") for i in range(lines_needed)]
+        core = [switch("dir1", f"S{j + 1:02d}/U1", system, "MCS8500") for j in range(4)]
+        for i, chip in enumerate(line):
+            for j, spine_chip in enumerate(core):
+                for k in range(5):
+                    cable(chip, spine_chip, 21 + j * 5 + k, 1 + i * 5 + k)
+                    internal += 1
+        chips = len(line) + len(core)
+        ext = [(chip, port) for chip in line for port in range(1, 21)]
+        for leaf in (x for pod in leaves for x in pod):
+            for _ in range(spec.uplinks):
+                chip, port = ext.pop(0)
+                cable(leaf, chip, None, port)
+        spines: list[list[int]] = [line]
+        top = line[0]
+    else:
+        spines = [[switch(f"p{p + 1}-spine{j + 1:02d}") for j in range(spec.spines)]
+                  for p in range(spec.pods)]
+        for p in range(spec.pods):
+            for leaf in leaves[p]:
+                for spine in spines[p]:
+                    for _ in range(spec.uplinks):
+                        cable(leaf, spine)
+        top = spines[0][0]
+    supers = [switch(f"ss{k + 1:02d}") for k in range(spec.super_spines)]
+    if supers:
+        per_plane = spec.super_spines // spec.spines
+        for p in range(spec.pods):
+            for j, spine in enumerate(spines[p]):
+                for ss in supers[j * per_plane:(j + 1) * per_plane]:
+                    for _ in range(spec.spine_uplinks):
+                        cable(spine, ss)
+        top = supers[0]
+    servers = 0
+    for p in range(spec.pods):
+        groups = [leaves[p][g:g + spec.rails] for g in range(0, spec.leaves, spec.rails)]
+        for group in groups:
+            for _slot in range(spec.hosts):
+                servers += 1
+                for r, leaf in enumerate(group):
+                    cable(hca(f"gpu{servers:04d} mlx5_{r}"), leaf)
+    for m in range(spec.management_hosts):
+        cable(hca(f"ufm{m + 1:02d} mlx5_0"), top)
+    switches = [i for i, n in enumerate(nodes) if not n.ca]
+    ans = 0
+    for index in switches:
+        node = nodes[index]
+        node.numports = 65 if spec.aggregation_nodes else 64
+        if spec.aggregation_nodes and not spec.director:
+            an = hca(AN_DESC, devid=SWITCH_DEVID)
+            cable(index, an, 65, 1)
+            ans += 1
+
+    n_leaves = spec.pods * spec.leaves
+    n_spines = 1 if spec.director else spec.pods * spec.spines
+    host_cap = n_leaves * spec.hosts * rate
+    leaf_up = n_leaves * spec.uplinks * rate * (1 if spec.director else spec.spines)
+    ratios = {"leaf": host_cap / leaf_up}
+    spine_up = None
+    if supers:
+        spine_up = spec.pods * spec.spines * (spec.super_spines // spec.spines) \
+            * spec.spine_uplinks * rate
+        ratios["spine"] = leaf_up / spine_up
+    truth = Truth(
+        leaves=n_leaves, spines=n_spines, super_spines=len(supers),
+        hosts=servers, aggregation_nodes=ans, management_hosts=spec.management_hosts,
+        leaf_ratio=ratios["leaf"], tier_ratios=ratios,
+        bisection_mbps=min(host_cap, leaf_up, spine_up or leaf_up) // 2,
+        ideal_mbps=host_cap // 2, chips=chips, internal_links=internal)
+    return _render(nodes, spec), truth
+
+
+def _free(node: _Node) -> int:
+    port = 1
+    while port in node.ports:
+        port += 1
+    return port
+
+
+def _render(nodes: list[_Node], spec: FabricSpec) -> str:
+    width = f"4x{spec.speed}"
+    out = ["#", "# Topology file: generated by bench/gen_ib.py fabric()", "#"]
+    for index, node in enumerate(nodes):
+        lid = index + 1
+        if node.ca:
+            continue
+        system = node.system_guid or node.guid
+        guid_line = (f"switchguid=0x{system:x}({node.guid:x})" if spec.dialect == "ibdiagnet"
+                     else f"switchguid=0x{node.guid:x}({node.guid:x})")
+        out += ["", f"vendid=0x{VENDOR:x}", f"devid=0x{node.devid:x}",
+                f"sysimgguid=0x{system:x}", guid_line,
+                f'Switch\t{node.numports} "S-{node.guid:016x}"\t\t# "{node.desc}" enhanced port 0 '
+                f"lid {lid} lmc 0"]
+        for port in sorted(node.ports):
+            peer, peer_port = node.ports[port]
+            other = nodes[peer]
+            if other.ca:
+                out.append(f'[{port}]\t"H-{other.guid:016x}"[{peer_port}]({other.guid + 1:x}) '
+                           f'\t\t# "{other.desc}" lid {peer + 1} {width}')
+            else:
+                out.append(f'[{port}]\t"S-{other.guid:016x}"[{peer_port}]\t\t# '
+                           f'"{other.desc}" lid {peer + 1} {width}')
+    for index, node in enumerate(nodes):
+        if not node.ca:
+            continue
+        out += ["", f"vendid=0x{VENDOR:x}", f"devid=0x{node.devid:x}",
+                f"sysimgguid=0x{node.guid + 3:x}", f"caguid=0x{node.guid:x}",
+                f'Ca\t1 "H-{node.guid:016x}"\t\t# "{node.desc}"']
+        for port in sorted(node.ports):
+            peer, peer_port = node.ports[port]
+            other = nodes[peer]
+            out.append(f'[{port}]({node.guid + 1:x}) \t"S-{other.guid:016x}"[{peer_port}]\t\t'
+                       f'# lid {index + 1} lmc 0 "{other.desc}" lid {peer + 1} {width}')
+    return "\n".join(out) + "\n"
 
 
 def main() -> None:

@@ -549,15 +549,22 @@ def _place(topo: Topology, claims: list[_Claim], policy: Policy,
     candidates = {n for n in switches if neighbours[n] & hosts and fixed.get(n, "leaf") == "leaf"}
     service: set[str] = set()
     spines: set[str] = set()
-    for name in sorted(candidates):
-        attached = neighbours[name] & hosts
-        uplinks = neighbours[name] - hosts
-        if (name not in fixed and uplinks and uplinks <= candidates
-                and all(neighbours[h] == {name} for h in attached)
-                and (sum(count[h] for h in attached) * 2 < count[name]
-                     or all(_SERVICE.search(h) for h in attached))):
-            spines.add(name)  # a spine that carries the fabric's UFM or login node
-            service |= attached
+    # Two passes: switches whose only hosts have service names (ufm01) first, then those whose
+    # few one-link hosts hang beside links that all go to leaves.
+    for by_name in (True, False):
+        for name in sorted(candidates - spines):
+            attached = neighbours[name] & hosts
+            uplinks = neighbours[name] - hosts
+            if name in fixed or not uplinks or any(neighbours[h] != {name} for h in attached):
+                continue
+            few = sum(count[h] for h in attached) * 2 < count[name]
+            if by_name:
+                hit = all(_SERVICE.search(h) for h in attached)
+            else:
+                hit = few and uplinks <= candidates - spines
+            if hit:
+                spines.add(name)  # a spine that carries the fabric's UFM or login node
+                service |= attached
     service |= {h for h in hosts if len(neighbours[h]) == 1 and _SERVICE.search(h)}
     leaves = candidates - spines
     leaves |= {n for n, role in fixed.items() if role == "leaf"}
@@ -669,20 +676,23 @@ def bisection(topo: Topology) -> Bisection | None:
     three = _three_tier(topo, caps)
     if three is not None:
         return Bisection(mbps=three, ideal_mbps=ideal, method="clos", exact=True,
-                         why="three-tier Clos with identical leaves and identical spines, every "
-                         "spine cabled to every super-spine: the cut is the thinnest tier, "
+                         why="three-tier fat tree with identical leaves and identical spines, "
+                         "pods of one size each cabled leaf to every spine, every spine cabled to "
+                         "every super-spine of its plane: the cut is the thinnest tier, "
                          "min(host, leaf uplink, spine uplink capacity) / 2")
     return _min_cut(topo, ideal)
 
 
 def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | None:
-    """min(host, leaf-up, spine-up capacity) / 2 for a symmetric three-tier Clos, else None.
+    """min(host, leaf-up, spine-up capacity) / 2 for a symmetric three-tier fat tree, else None.
 
-    Symmetric: identical leaves, identical spines, cables only between adjacent tiers, every
-    spine cabled to every super-spine and every leaf to the same number of spines. Any balanced
-    cut then splits each tier's capacity in half, so the thinnest tier decides.
+    Symmetric: identical leaves, identical spines, cables only between adjacent tiers; pods of
+    the same size, each leaf cabled to every spine of its pod; planes (spines and the
+    super-spines they reach) each spine cabled to every super-spine of its plane and every plane
+    taking as many spines from each pod (every spine to every super-spine is one plane). Any
+    balanced cut then splits each tier's capacity in half, so the thinnest tier decides.
     """
-    roles = {n.name: n.role for n in topo.nodes.values()}
+    roles = {n.name: n.role for n in topo.nodes.values() if not n.service}
     if set(roles.values()) - {"host"} != {"leaf", "spine", "super-spine"}:
         return None
     order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
@@ -692,19 +702,61 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
     if len(set(caps.values())) != 1:
         return None
     spines = [n for n, r in roles.items() if r == "spine"]
-    supers = {n for n, r in roles.items() if r == "super-spine"}
     spine_caps = {topo.capacities(s) for s in spines}
     if len(spine_caps) != 1 or next(iter(spine_caps))[2]:
         return None
-    for spine in spines:
-        reached = {c.b.device if c.a.device == spine else c.a.device
-                   for c in topo.cables_of(spine)}
-        if not supers <= reached:
+    if not (_complete(topo, "leaf", "spine") and _complete(topo, "spine", "super-spine")):
+        return None
+    pod_of = {n: topo.nodes[n].pod for n in spines}
+    shapes = {(sum(1 for n in g if roles.get(n) == "leaf"), sum(1 for n in g if roles.get(n)
+               == "spine")) for g in pods(topo)}
+    if len(shapes) != 1:
+        return None
+    for plane in _groups(topo, "spine", "super-spine"):
+        per_pod: dict[int | None, int] = defaultdict(int)
+        for name in plane:
+            if roles.get(name) == "spine":
+                per_pod[pod_of[name]] += 1
+        if len(set(per_pod.values())) != 1 or set(per_pod) != set(pod_of.values()):
             return None
     host = sum(d for d, _, _ in caps.values())
     leaf_up = sum(u for _, u, _ in caps.values())
     spine_up = sum(topo.capacities(s)[1] for s in spines)
     return min(host, leaf_up, spine_up) // 2
+
+
+def _groups(topo: Topology, lower: str, upper: str) -> list[set[str]]:
+    """The switches of two adjacent tiers joined by cables between those tiers: a pod (leaves
+    and spines), a plane (spines and super-spines)."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for cable in topo.cables:
+        if {topo.role(cable.a.device), topo.role(cable.b.device)} == {lower, upper}:
+            parent[find(cable.a.device)] = find(cable.b.device)
+    groups: dict[str, set[str]] = defaultdict(set)
+    for name in parent:
+        groups[find(name)].add(name)
+    return list(groups.values())
+
+
+def _complete(topo: Topology, lower: str, upper: str) -> bool:
+    """Every ``lower`` switch of each group is cabled to every ``upper`` one of its group."""
+    for group in _groups(topo, lower, upper):
+        uppers = {n for n in group if topo.role(n) == upper}
+        for name in group:
+            if topo.role(name) != lower:
+                continue
+            reached = {c.b.device if c.a.device == name else c.a.device
+                       for c in topo.cables_of(name)}
+            if not uppers <= reached:
+                return False
+    return True
 
 
 def _full_mesh(topo: Topology) -> bool:
@@ -727,10 +779,15 @@ def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
         if cable.speed_mbps is None:
             continue
         u, v = cable.a.device, cable.b.device
+        # A host is an end point, never a path: each of its cables gets its own copy of it.
+        if topo.role(u) == "host":
+            u = f"{u}\x00{v}"
+        elif topo.role(v) == "host":
+            v = f"{v}\x00{u}"
         weight = graph[u][v]["weight"] + cable.speed_mbps if graph.has_edge(u, v) else \
             cable.speed_mbps
         graph.add_edge(u, v, weight=weight)
-    hosts = [n.name for n in topo.nodes.values() if n.role == "host" and n.name in graph]
+    hosts = [n for n in graph if "\x00" in n]
     if len(hosts) < 2 or not nx.is_connected(graph):
         return None
     best: int | None = None
