@@ -26,6 +26,8 @@ from pydantic import (
 )
 from pydantic_core import core_schema
 
+from fablint.platforms import asic_family
+
 Vendor = Literal["eos", "nxos", "sonic", "ib", "opensm", "host", "unknown"]
 InterfaceKind = Literal[
     "physical", "port-channel", "svi", "loopback", "mgmt", "subinterface", "tunnel", "other"
@@ -826,6 +828,7 @@ class Device(Located):
     vendor: Vendor = "unknown"
     role: str | None = None
     platform: str | None = None
+    """Model or platform as the input names it (SONiC hwsku, EOS header, NX-OS boot image)."""
     os_version: str | None = None
     files: list[str] = Field(default_factory=list)
     interfaces: dict[str, Interface] = Field(default_factory=dict)
@@ -848,6 +851,11 @@ class Device(Located):
     """The RoCE NICs of a GPU host (``vendor`` ``host``); None on switches."""
     opensm: OpenSmConfig | None = None
     """The subnet manager configuration, on the device that stands for an OpenSM host."""
+
+    @property
+    def asic_family(self) -> str | None:
+        """The switch ASIC family of ``platform`` (``fablint.platforms``); None: unknown."""
+        return asic_family(self.platform)
 
     def maps_for(self, iface: Interface | None = None) -> ClassMaps:
         """The classification chain in effect on ``iface`` (its own, else the device's)."""

@@ -121,22 +121,63 @@ class Outlier:
     """Value -> how many devices of the group mostly use it."""
 
 
+def fabrics(summaries: list[DeviceSummary], ctx: Context) -> dict[str, int]:
+    """Device name -> the fabric it belongs to, for the devices of ``summaries``.
+
+    Devices are compared only within one fabric: the inputs of one run may hold unrelated
+    fabrics (a folder of samples, a lab next to production). Where the inputs bring cables
+    (LLDP, SONiC ``DEVICE_NEIGHBOR``, InfiniBand dumps, an intended topology), a fabric is a
+    connected component of the cabling; devices no cable reaches form one more group of
+    their own, since nothing says which fabric they are in. Where no cable reaches any of the
+    devices, the inputs linted together are taken for one fabric: that is what giving them
+    to one run says, and the comparisons stay limited to facts that mean the same on every
+    platform (``fabrics`` decides only who is compared with whom).
+    """
+    names = [s.name for s in summaries]
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            parent[name] = parent[parent[name]]
+            name = parent[name]
+        return name
+
+    topology = ctx.fabric.topology
+    pairs = [(c.a.device, c.b.device) for c in topology.cables] if topology else []
+    pairs += [(link.a.device, link.b.device) for link in ctx.fabric.links]
+    for a, b in pairs:
+        parent[root(a)] = root(b)
+    cabled = [name for name in names if name in parent]
+    if not cabled:
+        return dict.fromkeys(names, 0)
+    ids: dict[str, int] = {}
+    out = {}
+    for name in names:
+        key = root(name) if name in parent else ""
+        out[name] = ids.setdefault(key, len(ids))
+    return out
+
+
 def outliers(
-    summaries: list[DeviceSummary], preferred: Callable[[Any], Any | None]
+    summaries: list[DeviceSummary], preferred: Callable[[Any], Any | None],
+    ctx: Context | None = None,
 ) -> Iterator[Outlier]:
-    """Every value a device uses that differs from its group's majority.
+    """Every value a device uses that differs from its group's majority, within its fabric
+    (``fabrics``; all devices together without a context).
 
     Each device votes with the value most of its ports use. The value with most votes is the
     reference; on a tie, the profile's ``preferred`` value wins if it is among the tied ones,
     otherwise there is no reference and every value of the tie is reported. Groups with one
     device compare nothing.
     """
+    fabric = fabrics(summaries, ctx) if ctx is not None else {}
     groups: dict[Any, list[tuple[DeviceSummary, dict[Any, Usage]]]] = {}
     for summary in summaries:
         for group, values in (summary.facts or {}).items():
             if values:
-                groups.setdefault(group, []).append((summary, values))
-    for group, members in groups.items():
+                groups.setdefault((fabric.get(summary.name, 0), group), []).append(
+                    (summary, values))
+    for (_, group), members in groups.items():
         if len(members) < 2:
             continue
         votes: Counter[Any] = Counter(
@@ -233,7 +274,7 @@ class PfcPrioritiesConsistent(FabricRule):
 
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         preferred = tuple(ctx.policy.pfc.lossless_priorities)
-        for out in outliers(summaries, lambda _group: preferred):
+        for out in outliers(summaries, lambda _group: preferred, ctx):
             value = set(out.value)
             reference = set(out.reference or ())
             extra = sorted(value - reference)
@@ -250,46 +291,61 @@ class PfcPrioritiesConsistent(FabricRule):
 
 # -- DSCP classification ----------------------------------------------------------------------
 
+PAUSE = "pfc"
+"""Fact of a DSCP: the PFC priority that pauses it (None: lossy, never paused)."""
+QUEUE = "queue"
+"""Fact of a lossy DSCP: how its queue is scheduled (``strict`` or ``weighted``)."""
+
+
+def _treatment(kind: str, value: Any) -> str:
+    if kind == PAUSE:
+        return "lossy" if value is None else f"lossless on priority {value}"
+    return "in a strict-priority queue" if value == "strict" else "in a weighted queue"
+
 
 def _classes(value: Any) -> str:
-    return ", ".join(f"DSCP {dscp} -> {_tc(tc)}" for dscp, tc in value)
-
-
-def _tc(tc: int | None) -> str:
-    return "the default class" if tc is None else f"traffic class {tc}"
+    return ", ".join(f"DSCP {dscp} {_treatment(kind, v)}" for (dscp, kind), v in value)
 
 
 @register
 class DscpMapConsistent(FabricRule):
-    """Devices of the fabric classify the RoCE or CNP DSCPs differently.
+    """Devices of the fabric treat the RoCE or CNP DSCPs differently.
 
     ## What it checks
-    Across every device, the RoCE and CNP DSCPs of the profile (`classification.roce_dscp`
-    and `classification.cnp_dscp`) must land in the same traffic class on every fabric port
-    that classifies by DSCP, following the map in effect on the port (its own, the device's or
-    the platform default). For each DSCP, each device counts with the class most of its ports
-    use; the class most devices use is the reference, and every device with ports that differ
-    is reported once, naming the DSCPs that land elsewhere and where most devices put them. A
-    RoCE DSCP that does not reach a lossless class on a port is QOS001's finding and is left
-    out here, so that one wrong map is not reported twice.
+    Across the devices of one fabric, the RoCE and CNP DSCPs of the profile
+    (`classification.roce_dscp` and `classification.cnp_dscp`) must be treated the same on
+    every fabric port that classifies by DSCP: lossless on the same PFC priority, or lossy;
+    and a lossy DSCP in a strict-priority queue everywhere or in a weighted queue everywhere
+    (where the device says how the queue is scheduled). The traffic class numbers themselves
+    are not compared: they are local to a device (an EOS traffic class, an NX-OS qos-group and
+    a SONiC TC of the same number mean different things, and vendors' own designs put CNPs in
+    class 6 on one platform and 7 on another); what crosses the wire is the DSCP and the
+    priority of the pause frames. The map in effect on the port is followed (its own, the
+    device's or the platform default). For each DSCP, each device counts with the treatment
+    most of its ports give it; the treatment most devices give is the reference, and every
+    device with ports that differ is reported once, naming the DSCPs treated otherwise and
+    what most devices do. A RoCE DSCP that does not reach a lossless class on a port is
+    QOS001's finding and is left out here, so that one wrong map is not reported twice.
+    Devices are compared within their fabric: a connected component of the cabling where
+    the inputs bring cables, else all the inputs of the run.
 
     ## Why it matters
     A routed fabric classifies RoCE again at every hop, and PFC pauses by priority: when one
-    switch puts DSCP 26 in traffic class 4 and its neighbour in class 3, the first switch's
-    pause frames for priority 4 stop a queue that carries no RoCE while the RoCE queue keeps
-    sending into a full buffer. Even where both classes are lossless, their buffers, ECN
-    profiles and schedulers differ; the CNP class must be the same everywhere for the same
-    reason. QOS001 checks each device against the profile; this rule checks the devices
-    against each other.
+    switch makes DSCP 26 lossless on priority 4 and its neighbour on priority 3, the first
+    switch's pause frames for priority 4 stop a queue that carries no RoCE while the RoCE
+    queue keeps sending into a full buffer. CNPs lossless on one switch and lossy on the next,
+    or strict on one and weighted behind bulk traffic on the next, arrive late exactly where
+    congestion is. QOS001 checks each device against the profile; this rule checks the
+    devices against each other.
 
     ## How to fix
-    Map the DSCPs on the odd device the way the rest of the fabric does, in the map its ports
-    use.
+    Map the DSCPs on the odd device so that they get the treatment the rest of the fabric
+    gives them, in the map its ports use (or the scheduler of the queue).
     """
 
     id = "QOS010"
     name = "dscp-map-consistent"
-    title = "Devices of the fabric classify the RoCE or CNP DSCPs differently"
+    title = "Devices of the fabric treat the RoCE or CNP DSCPs differently"
     severity = Severity.ERROR
     category = "qos"
     vendors = ("eos", "nxos", "sonic")
@@ -299,20 +355,26 @@ class DscpMapConsistent(FabricRule):
         cls = ctx.policy.classification
         dscps = sorted({*cls.roce_dscp, *cls.cnp_dscp})
         roce = set(cls.roce_dscp)
-        lossless = set(ctx.policy.pfc.lossless_priorities)
 
         def classes(iface: Interface) -> list[Entry]:
             if iface.qos.trust not in (None, "dscp"):
                 return []  # QOS003's business: the port does not classify by DSCP at all
             maps = device.maps_for(iface)
-            paused = iface.qos.pfc.active_priorities or lossless
-            out = []
+            paused = iface.qos.pfc.active_priorities
+            out: list[Entry] = []
             for dscp in dscps:
-                tc = maps.tc_for_dscp(dscp)
-                if dscp in roce and (tc is None or maps.pfc_priority_of(tc) not in paused):
+                tc = maps.class_of_dscp(dscp)
+                lossless = maps.class_is_no_drop(tc, paused)
+                if dscp in roce and not lossless:
                     continue  # QOS001's business: RoCE that does not reach a lossless class
                 ref = maps.field_src.get(f"dscp_to_tc[{dscp}]") or maps.src or iface.src
-                out.append((dscp, tc, {"map": ref}))
+                out.append(((dscp, PAUSE), maps.pfc_priority_of(tc) if lossless else None,
+                            {"map": ref}))
+                queue = iface.qos.queues.get(maps.tc_to_queue.get(tc, tc))
+                if not lossless and queue is not None and queue.scheduling is not None:
+                    kind = "strict" if queue.scheduling == "strict" else "weighted"
+                    out.append(((dscp, QUEUE), kind,
+                                {"map": queue.src or ref}))
             return out
 
         return tally(ctx, device, ctx.qos_groups(device), classes)
@@ -320,22 +382,24 @@ class DscpMapConsistent(FabricRule):
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         # One finding per device and set of ports, listing every DSCP that differs there.
         merged: dict[tuple[str, tuple[str, ...], int], list[Outlier]] = {}
-        for out in outliers(summaries, lambda _group: None):
+        for out in outliers(summaries, lambda _group: None, ctx):
             key = (out.summary.name, tuple(out.usage.ports), out.usage.count)
             merged.setdefault(key, []).append(out)
         for group in merged.values():
             group.sort(key=lambda o: o.group)
             first = group[0]
+            pause = [o for o in group if o.group[1] == PAUSE]
             mine = _classes(tuple((o.group, o.value) for o in group))
             yield self.finding(
-                first.summary, "DSCP map", first.usage.refs.get("map"),
-                f"classifies {mine} on {fmt_where(first.usage)}; {_dscp_majority(group)}",
+                first.summary, "DSCP map", (pause or group)[0].usage.refs.get("map"),
+                f"treats {mine} on {fmt_where(first.usage)}; {_dscp_majority(group)}",
+                severity=None if pause else Severity.WARNING,
             )
 
 
 def _dscp_majority(group: list[Outlier]) -> str:
-    """What most devices do with the DSCPs of ``group`` (``2 of 3 devices classify DSCP 24 ->
-    traffic class 3, …``), per DSCP when the counts differ."""
+    """What most devices do with the DSCPs of ``group`` (``2 of 3 devices treat DSCP 24
+    lossless on priority 3, …``), per DSCP when the counts differ."""
     decided = [o for o in group if o.reference is not None]
     parts = []
     if decided:
@@ -343,15 +407,16 @@ def _dscp_majority(group: list[Outlier]) -> str:
         theirs = _classes(tuple((o.group, o.reference) for o in decided))
         if len(counts) == 1:
             (votes, total), = counts
-            parts.append(f"{votes} of {total} devices classify {theirs}")
+            parts.append(f"{votes} of {total} devices treat {theirs}")
         else:
-            parts.append("most devices classify " + ", ".join(
-                f"DSCP {o.group} -> {_tc(o.reference)} ({o.votes[o.reference]} of "
+            parts.append("most devices treat " + ", ".join(
+                f"{_classes(((o.group, o.reference),))} ({o.votes[o.reference]} of "
                 f"{sum(o.votes.values())})" for o in decided))
     for o in group:
         if o.reference is None:
-            parts.append(f"DSCP {o.group}: " + fmt_majority(
-                o, lambda tc: f"use {_tc(tc)}", "devices"))
+            kind = o.group[1]
+            parts.append(f"DSCP {o.group[0]}: " + fmt_majority(
+                o, lambda v, kind=kind: _treatment(kind, v), "devices"))
     return "; ".join(parts)
 
 
@@ -388,13 +453,18 @@ def _marks(value: Any) -> str:
 
 @register
 class EcnProfileConsistent(FabricRule):
-    """Devices of the same role mark ECN at different thresholds on ports of the same speed.
+    """Devices of the same ASIC and role mark ECN at different thresholds on ports of one speed.
 
     ## What it checks
-    For each port speed and device role (SONiC's `DEVICE_METADATA` type where the input
-    says; all devices together where it does not), the ECN marking of the lossless queues on
-    fabric ports must be the same on every device: minimum and maximum threshold (in bytes,
-    or in their own unit when it cannot be converted) and marking probability. Each device
+    For each switch ASIC family, port speed and device role (SONiC's `DEVICE_METADATA` type
+    where the input says; all devices together where it does not), the ECN marking of the
+    lossless queues on fabric ports must be the same on every device of one fabric: minimum
+    and maximum threshold (in bytes, or in their own unit when it cannot be converted) and
+    marking probability. Thresholds are sized for a buffer: a Tomahawk's 128 KB and a
+    Spectrum's 2 MB are both right for their ASIC, and a 400G port needs other values than a
+    100G one. So a device whose ASIC family is not known (from the SONiC hwsku or platform,
+    the EOS running-config header, RANCID's chassis type or the NX-OS boot image) is not
+    compared, nor are ports whose speed the input does not give. Each device
     counts with the values most of its ports of that speed use; the values most devices use
     are the reference, and every device with ports that differ is reported, with what most
     devices do. On a tie the profile's `ecn.fix_*` values decide. Queues without ECN are left
@@ -413,15 +483,22 @@ class EcnProfileConsistent(FabricRule):
 
     id = "ECN006"
     name = "ecn-profile-consistent"
-    title = "ECN thresholds differ between devices for the same port speed and role"
+    title = "ECN thresholds differ between devices of one ASIC family, port speed and role"
     severity = Severity.WARNING
     category = "ecn"
     vendors = ("eos", "nxos", "sonic")
     settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes", "ecn.fix_probability")
 
     def summarize(self, device: Device, ctx: Context) -> Facts:
+        family = device.asic_family
+        if family is None:
+            return {}  # thresholds mean something only for a known ASIC
+
         def marking(iface: Interface) -> list[Entry]:
-            group = (speed_class(iface.speed_mbps), device.role)
+            speed = speed_class(iface.speed_mbps)
+            if speed is None:
+                return []  # a threshold sized for 400G is wrong at 100G: unknown speed, unknown
+            group = (family, speed, device.role)
             out = []
             for queue_id, prios in lossless_queues(device, iface, ctx).items():
                 queue = iface.qos.queues.get(queue_id)
@@ -439,12 +516,12 @@ class EcnProfileConsistent(FabricRule):
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         ecn = ctx.policy.ecn
         preferred = (ecn.fix_min_bytes, ecn.fix_max_bytes, ecn.fix_probability)
-        for out in outliers(summaries, lambda _group: preferred):
-            speed, role, prios = out.group
-            ports = f"{speed} ports" if speed else "ports of unknown speed"
-            who = f"{role} devices" if role else "devices"
+        for out in outliers(summaries, lambda _group: preferred, ctx):
+            family, speed, role, prios = out.group
+            ports = f"{speed} ports"
+            who = f"{family} {role} devices" if role else f"{family} devices"
             yield self.finding(
-                out.summary, f"ECN priority {fmt_priorities(prios)} {speed or 'any speed'}",
+                out.summary, f"ECN priority {fmt_priorities(prios)} {speed}",
                 out.usage.refs.get("ecn"),
                 f"ECN on the queue of priority {fmt_priorities(prios)} "
                 f"{_marks(out.value).replace('mark', 'marks', 1)} on {fmt_where(out.usage)}; "

@@ -76,6 +76,8 @@ _EOS_BLOCK = re.compile(
     r"^interface (?:Ethernet|Port-Channel|Management|Loopback|Vlan)\d[\d/.]*\n {3}\S", re.M
 )
 _HOSTNAME = re.compile(r"^hostname \S+$", re.M)
+_PLATFORM_HEADER = re.compile(
+    r"^!\s*(?:device:\s*\S+\s+\((DCS-[^,\s)]+)|Chassis type:\s*(\S+))", re.IGNORECASE)
 _RANGE_NAME = re.compile(r"\d-\d")
 _TOP_WORDS = frozenset({
     "hostname", "interface", "qos", "priority-flow-control", "ip", "ipv6", "mac", "no",
@@ -538,6 +540,15 @@ class _EosBuilder:
 
     # -- main loop -----------------------------------------------------------------------
 
+    def header_platform(self, body: str, lineno: int) -> None:
+        """The model in the running-config header (``! device: leaf1 (DCS-7280CR3-32P4,
+        EOS-4.30.1F)``) or RANCID's (``!Chassis type: DCS-7260CX-64``): the platform, which
+        tells the ASIC family (``fablint.platforms``)."""
+        match = _PLATFORM_HEADER.match(body)
+        if match and "platform" not in self.device["field_src"]:
+            self.device["platform"] = match[1] or match[2]
+            self.device["field_src"]["platform"] = SourceRef(self.path, lineno)
+
     def run(self, text: str) -> ParseResult:
         reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
         context = _Context(-1, self.h_top, self.device["qos"], None, _TOP_RAW)
@@ -650,6 +661,8 @@ class _EosBuilder:
                 continue
             first = body[0]
             if first == "!":
+                if "e:" in body and lineno < 40:
+                    self.header_platform(body, lineno)
                 if "fablint" in body:
                     self.lineno = lineno
                     error = tracker.comment(body.lstrip("!"), lineno)

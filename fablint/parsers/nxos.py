@@ -127,11 +127,12 @@ _IF_PREFIXES = {
 }
 _TOP_WORDS = frozenset({
     "hostname", "switchname", "version", "feature", "interface", "class-map", "policy-map",
-    "system", "priority-flow-control", "ip", "ipv6", "mac", "hardware", "no",
+    "system", "priority-flow-control", "ip", "ipv6", "mac", "hardware", "no", "boot",
 })
 _ROUTED_KINDS = ("svi", "loopback", "mgmt", "subinterface", "tunnel")
 _ACL_FAMILY = {"ip": "ipv4", "ipv6": "ipv6", "mac": "mac"}
 _QOS_KINDS = ("qos", "queuing", "network-qos")
+_BOOT_IMAGES = frozenset({"nxos", "kickstart", "system"})
 _NQ_CLASS = re.compile(r"^c-(?:\d+q-)?nq(\d)$")
 _QUEUE_CLASS = re.compile(r"^c-(?:out|in)-(?:\d+q-)?q(\d)$")
 _DEFAULT_CLASSES = frozenset({
@@ -323,6 +324,10 @@ class _NxosBuilder:
             body = line.lstrip()
             indent = len(line) - len(body)
             if body[0] == "!":
+                if body.startswith("!Chassis type:") and "platform" not in self.device[
+                        "field_src"]:
+                    self.lineno = lineno
+                    self.set_platform(body.split(":", 1)[1].strip())
                 if "fablint" in body:
                     self.lineno = lineno
                     error = tracker.comment(body.lstrip("!"), lineno)
@@ -378,6 +383,12 @@ class _NxosBuilder:
 
     # -- top level -----------------------------------------------------------------------
 
+    def set_platform(self, name: str) -> None:
+        """``Device.platform``: what tells the ASIC family (``fablint.platforms``)."""
+        if name:
+            self.device["platform"] = name
+            self.device["field_src"]["platform"] = self.ref()
+
     def h_top(self, words: list[str], indent: int, body: str) -> bool:
         negated = words[0] == "no"
         if negated:
@@ -389,6 +400,12 @@ class _NxosBuilder:
         if w0 in ("hostname", "switchname") and n == 2 and not negated:
             self.device["name"] = words[1]
             self.device["field_src"]["name"] = self.ref()
+            return True
+        if w0 == "boot" and n >= 3 and not negated and words[1] in _BOOT_IMAGES:
+            # The image names the hardware line (n3000-…, nxos64-cs…: Cloud Scale), which is
+            # all the configuration says of the ASIC; a model from RANCID's header wins.
+            if "platform" not in self.device["field_src"]:
+                self.set_platform(words[-1].rsplit("/", 1)[-1].rsplit(":", 1)[-1])
             return True
         if w0 == "version" and n >= 2 and not negated:
             self.device["os_version"] = words[1]
