@@ -176,6 +176,11 @@ class Pfc(Located):
     """Priorities explicitly configured lossy."""
     disabled_by: SourceRef | None = None
     """The device-wide line that turns PFC off despite the port's own configuration."""
+    tunnel_priorities: set[int] = Field(default_factory=set)
+    """Priorities of ``no_drop`` that a vendor design makes lossless for tunnelled copies of
+    the lossless traffic, not for traffic of their own: SONiC dual-ToR ports pause 2 and 6
+    besides 3 and 4 (``pfc_enable: 2,3,4,6``) because the traffic a standby ToR bounces
+    through its IP-in-IP tunnel is re-marked DSCP 2 / 6 (TUNNEL_QOS_REMAP)."""
     watchdog: Watchdog = Field(default_factory=Watchdog)
 
     @property

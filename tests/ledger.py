@@ -6,8 +6,8 @@ who read the configuration: ``true`` (the finding is right and worth reading) or
 ``acceptable: <why>`` (not a defect of fablint, for example a test fixture that is deliberately
 odd), with a one-line reason. A finding judged false is fixed in the rule, never ledgered.
 
-A row is keyed by rule, file, device and object (not by message or line, which change with
-wording and edits); ``runs`` says whether it is reported when the file is linted alone
+A row is keyed by rule, severity, file, device and object (not by message or line, which
+change with wording and edits); ``runs`` says whether it is reported when the file is linted alone
 (``file``), when its folder is (``folder``), or both, and ``count`` how many findings share the
 key in one run.
 
@@ -39,8 +39,8 @@ COLUMNS = ("rule", "severity", "file", "line", "device", "object", "runs", "coun
            "reason", "message")
 UNREVIEWED = "unreviewed"
 
-Key = tuple[str, str, str, str]
-"""(rule, file relative to the corpus, device, object)."""
+Key = tuple[str, str, str, str, str]
+"""(rule, severity, file relative to the corpus, device, object)."""
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Row:
 
     @property
     def key(self) -> Key:
-        return (self.rule, self.file, self.device, self.object)
+        return (self.rule, self.severity, self.file, self.device, self.object)
 
     def cells(self) -> list[str]:
         return [self.rule, self.severity, self.file, self.line, self.device, self.object,

@@ -236,7 +236,10 @@ class PfcPrioritiesConsistent(FabricRule):
     "pauses priority 3, 4 on 48 ports; 11 of 12 devices pause priority 3"). On a tie the
     profile's `pfc.lossless_priorities` decides. A device that lacks a priority the others
     pause is an error; one that only pauses more is a warning. Ports with PFC off are left to
-    PFC001.
+    PFC001. Priorities a port pauses for tunnelled copies of its lossless traffic (SONiC
+    dual-ToR: 2 and 6 besides 3 and 4) are not compared: only the ports towards the other
+    tier of such a design have them. Devices are compared within their fabric: a connected
+    component of the cabling where the inputs bring cables, else all the inputs of the run.
 
     ## Why it matters
     PFC is hop by hop: a switch pauses its upstream neighbour only for the priorities it
@@ -265,7 +268,7 @@ class PfcPrioritiesConsistent(FabricRule):
     @staticmethod
     def _paused(iface: Interface) -> list[Entry]:
         pfc = iface.qos.pfc
-        active = pfc.active_priorities
+        active = pfc.active_priorities - pfc.tunnel_priorities
         if not active:
             return []
         refs: dict[Any, Any] = {p: pfc.field_src.get(f"priority[{p}]") for p in active}

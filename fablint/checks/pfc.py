@@ -107,6 +107,10 @@ class PfcOnLossyPriority(Rule):
       CNP DSCP, or any DSCP that is neither in `classification.roce_dscp` nor in
       `classification.other_lossless_dscp` (DSCP 3 and 4 of SONiC's stock design). A priority
       listed in `pfc.lossy_priorities` is always an error.
+    - Priorities a vendor design pauses for tunnelled copies of the lossless traffic are
+      left alone: SONiC's dual-ToR ports pause 2 and 6 besides 3 and 4 (`pfc_enable:
+      2,3,4,6`, with DSCP 2 and 6 alone on them) for what the standby ToR bounces through its
+      IP-in-IP tunnel, re-marked DSCP 2 and 6 (TUNNEL_QOS_REMAP).
     - No traffic maps to it (or only lossless DSCPs do), **info**: the pause does nothing
       today, but the priority is lossless outside the profile's design. SONiC's stock
       `pfc_enable: "3,4"` with a map that sends nothing else to 4 is this case.
@@ -144,7 +148,8 @@ class PfcOnLossyPriority(Rule):
         # them (SONiC writes pfc_enable per port: a stock "3,4" would be one finding per port).
         groups: dict[tuple[object, ...], list[tuple[Interface, str, bool, list, FixIntent]]] = {}
         for iface, extra in ctx.ports_with(
-                device, lambda port: port.qos.pfc.active_priorities - lossless):
+                device, lambda port: port.qos.pfc.active_priorities - lossless
+                - port.qos.pfc.tunnel_priorities):
             pfc = iface.qos.pfc
             maps = device.maps_for(iface)
             carried = maps.dscps_by_priority()

@@ -112,6 +112,22 @@ _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
 (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
 
 
+_DUAL_TOR_PFC = frozenset({2, 3, 4, 6})
+"""``pfc_enable`` of the ports of a SONiC dual-ToR design (qos_config.j2: ports towards the
+other tier when TUNNEL_QOS_REMAP is enabled, ``port_names_list_extra_queues``)."""
+_TUNNEL_PRIORITIES = frozenset({2, 6})
+"""The priorities of that design that carry the tunnelled copies of lossless TC 3 and 4,
+re-marked DSCP 2 and 6 (TC_TO_DSCP_MAP AZURE_TUNNEL)."""
+
+
+def _tunnel_lossless(maps: ClassMaps) -> bool:
+    """The port's map keeps priority 2 for DSCP 2 and priority 6 for DSCP 6 (or for nothing),
+    as the dual-ToR DSCP_TO_TC_MAP does: then pausing them protects the tunnelled lossless
+    traffic, not lossy traffic that happens to share the priority."""
+    carried = maps.dscps_by_priority()
+    return all(carried.get(p, []) in ([], [p]) for p in _TUNNEL_PRIORITIES)
+
+
 # -- loading ---------------------------------------------------------------------------------
 
 
@@ -721,6 +737,9 @@ class _SonicBuilder:
                 pfc.update(mode="on", enabled=True, no_drop=set(priorities))
                 pfc["field_src"]["no_drop"] = ref
                 pfc["field_src"].update({f"priority[{p}]": ref for p in priorities})
+                if set(priorities) == _DUAL_TOR_PFC and _tunnel_lossless(maps):
+                    pfc["tunnel_priorities"] = set(_TUNNEL_PRIORITIES)
+                    pfc["field_src"]["tunnel_priorities"] = ref
         if "pfcwd_sw_enable" in row.fields:
             watchdog = pfc["watchdog"]
             watchdog["priorities"] = set(self.priorities(row, "pfcwd_sw_enable"))
