@@ -140,6 +140,26 @@ _DEFAULT_CLASSES = frozenset({
     "c-out-8q-q-default", "c-out-4q-q-default", "c-in-q-default", "c-in-8q-q-default",
 })
 _AQM_KEYS = {"minimum-threshold": "min_threshold", "maximum-threshold": "max_threshold"}
+_OTHER_SYSTEM_CLASS = re.compile(
+    r"^(?:c-nq-\d+e(?:-\d+q\d+q)?(?:-drop|-ndrop(?:-fcoe)?)?"  # Nexus 7000 network-qos templates
+    r"|class-(?:fcoe|all-flood|ip-multicast)"  # Nexus 5000/6000 system classes
+    r"|\d+p?\d+q\d+t-(?:in|out)-(?:pq\d|q\d|q-default)"  # Nexus 7000 M-series queuing
+    r"|\d+e-\d+q\d+q-(?:in|out)-(?:q\d|q-default))$"  # Nexus 7000 F-series queuing
+)
+"""System classes NX-OS defines itself that ``class_queue`` / ``class_qos_group`` do not number
+(``c-nq-7e-drop``, ``c-nq-7e-ndrop-fcoe``, ``class-fcoe``, ``1p7q4t-out-pq1``,
+``8e-4q8q-in-q1``): a policy names them without a class-map of its own."""
+N7K_NQ_CLASSES: dict[str, tuple[tuple[int, ...], int]] = {
+    "c-nq-8e": ((0, 1, 2, 3, 4, 5, 6, 7), 1500),
+    "c-nq-8e-4q8q": ((0, 1, 2, 3, 4, 5, 6, 7), 1500),
+    "c-nq-7e-drop": ((0, 1, 2, 4, 5, 6, 7), 1500),
+    "c-nq-7e-4q8q-drop": ((0, 1, 2, 4, 5, 6, 7), 1500),
+    "c-nq-7e-ndrop-fcoe": ((3,), 2112),
+    "c-nq-7e-4q8q-ndrop-fcoe": ((3,), 2112),
+}
+"""Nexus 7000 network-qos template classes (``template 8e`` / ``7e``): the CoS values each
+matches, taken as its traffic classes, and its MTU when the policy has no ``mtu`` line (the
+FCoE no-drop class runs FC-sized frames, 2112 bytes)."""
 
 Handler = Callable[[list[str], int, str], bool]
 
@@ -184,7 +204,8 @@ def class_qos_group(name: str) -> int | None:
 
 def is_system_class(name: str) -> bool:
     """Classes NX-OS defines itself: a policy may name them without a class-map."""
-    return class_queue(name) is not None or class_qos_group(name) is not None
+    return (class_queue(name) is not None or class_qos_group(name) is not None
+            or _OTHER_SYSTEM_CLASS.match(name) is not None)
 
 
 def is_builtin_policy(name: str) -> bool:
@@ -724,6 +745,8 @@ class _NxosBuilder:
             kind, args = args[1], args[2:]
         if args and args[0] in ("match-first", "match-any", "match-all"):
             args = args[1:]
+        if kind == "network-qos" and len(args) == 3 and args[1] == "template":
+            args = args[:1]  # Nexus 7000: ``policy-map type network-qos NAME template 7e``
         if len(args) != 1:
             return False
         if kind not in _QOS_KINDS:
@@ -789,12 +812,16 @@ class _NxosBuilder:
         return w0 in ("congestion-control", "set", "queue-limit", "multicast-optimize")
 
     def nq_pause(self, cls: Obj, args: list[str], negated: bool) -> bool:
-        """``pause pfc-cos 3[,4]``, ``pause no-drop [pfc-cos 3]``, ``no pause``."""
+        """``pause pfc-cos 3[,4]``, ``pause no-drop [pfc-cos 3]``, ``no pause``, and the
+        Nexus 7000's bare ``pause`` (the class is no-drop)."""
         if args and args[0] == "buffer-size":
             return True  # N5K/N3K buffer tuning: known, not modelled
         if negated:
             cls.pop("no_drop", None)
             cls.pop("pfc_cos", None)
+            return True
+        if not args:
+            cls["no_drop"] = self.ref()
             return True
         if args and args[0] == "no-drop":
             cls["no_drop"] = self.ref()
@@ -993,6 +1020,9 @@ class _NxosBuilder:
         group = class_qos_group(class_name)
         if group is not None:
             return [group]
+        template = N7K_NQ_CLASSES.get(class_name)
+        if template is not None:
+            return list(template[0])
         cmap = self.class_maps.get(("network-qos", class_name))
         return sorted(cmap["qos_group"]) if cmap is not None else []
 
@@ -1016,7 +1046,8 @@ class _NxosBuilder:
                 if "mtu" in cls:
                     class_mtu[group], fs[f"class_mtu[{group}]"] = cls["mtu"]
                 else:
-                    class_mtu.setdefault(group, NXOS_CLASS_MTU_DEFAULT)
+                    class_mtu.setdefault(group, N7K_NQ_CLASSES.get(
+                        cls["name"], ((), NXOS_CLASS_MTU_DEFAULT))[1])
             if "pfc_cos" in cls:
                 priorities, ref = cls["pfc_cos"]
             elif "no_drop" in cls:
@@ -1110,7 +1141,10 @@ class _NxosBuilder:
         kind = iface["kind"]
         if "routed" not in fs and kind in ("physical", "port-channel"):
             parent = interfaces.get(iface.get("port_channel") or "")
-            iface["routed"] = parent["routed"] if parent is not None else self.default_routed
+            iface["routed"] = parent["routed"] if parent is not None else (
+                # NX-OS takes an IP address only on a layer-3 port: one without a switchport
+                # line runs where layer 3 is the default (Nexus 7000).
+                self.default_routed or bool(iface.get("ip_addresses")))
         if "admin_up" not in fs and (kind == "svi" or (
                 kind == "physical" and not iface["routed"] and self.switchport_shutdown)):
             iface["admin_up"] = False
