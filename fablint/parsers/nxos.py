@@ -1141,10 +1141,7 @@ class _NxosBuilder:
         kind = iface["kind"]
         if "routed" not in fs and kind in ("physical", "port-channel"):
             parent = interfaces.get(iface.get("port_channel") or "")
-            iface["routed"] = parent["routed"] if parent is not None else (
-                # NX-OS takes an IP address only on a layer-3 port: one without a switchport
-                # line runs where layer 3 is the default (Nexus 7000).
-                self.default_routed or bool(iface.get("ip_addresses")))
+            iface["routed"] = parent["routed"] if parent is not None else self.default_routed
         if "admin_up" not in fs and (kind == "svi" or (
                 kind == "physical" and not iface["routed"] and self.switchport_shutdown)):
             iface["admin_up"] = False
