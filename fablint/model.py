@@ -396,6 +396,10 @@ class Interface(Located):
     """The port the configuration says is at the other end (SONiC DEVICE_NEIGHBOR)."""
     alias: str | None = None
     """Another name the device gives the port (SONiC ``PORT.alias``, which LLDP advertises)."""
+    non_fabric: str | None = None
+    """Why the vendor's own template keeps this port out of the lossless fabric (a SONiC DPU,
+    in-band or recirculation port, a service port the QoS template leaves lossy); None for an
+    ordinary port. ``field_src`` key ``non_fabric``."""
 
 
 def _eos_default_dscp_map() -> dict[int, int]:

@@ -84,7 +84,9 @@ class Context:
         """Does this port carry RoCE, by the policy's port scope?
 
         Physical ports and port-channels only; a member of a port-channel is judged by its
-        port-channel. Ports that are shut down carry nothing and are left out.
+        port-channel. Ports that are shut down carry nothing and are left out, and so are
+        ports the vendor's template keeps lossy by design (``Interface.non_fabric``) unless
+        the policy's ``ports.include`` names them.
         """
         if iface.kind not in ("physical", "port-channel") or not iface.admin_up:
             return False
@@ -92,6 +94,8 @@ class Context:
             return False
         if self._include and self._matches(self._include, iface):
             return True
+        if iface.non_fabric is not None:
+            return False  # lossy by the vendor template's design (a DPU or service port)
         scope = self.policy.ports
         return (scope.routed and iface.routed) or (scope.switched and not iface.routed)
 

@@ -20,7 +20,9 @@ class PfcLosslessPriorities(Rule):
     """PFC is not in effect for the lossless priorities on a fabric port.
 
     ## What it checks
-    Every fabric port (by default: every routed physical port that is not shut down) must have
+    Every fabric port (by default: every routed physical port that is not shut down, except
+    ports the vendor's template keeps lossy by design, such as the DPU, in-band and service
+    ports of SONiC's QoS template) must have
     PFC switched on and every priority of the profile's `pfc.lossless_priorities` configured
     no-drop. A port whose own PFC configuration is overridden by a device-wide switch (EOS
     `priority-flow-control all off`) is reported too, naming the line that turns it off.

@@ -112,6 +112,12 @@ _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
 (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
 
 
+_NON_FABRIC_ROLES = {"dpc": "a port to a DPU", "inb": "the in-band port",
+                     "rec": "a recirculation port"}
+"""SONiC ``PORT.role`` values of ports the QoS template leaves out of the lossless fabric
+(``Ext`` front-panel and ``Int`` backplane ports are fabric ports)."""
+_NON_FABRIC_NAMES = ("Ethernet-IB", "Ethernet-Rec")
+"""Names of the in-band and recirculation ports of VOQ chassis, which qos_config.j2 skips."""
 _DUAL_TOR_PFC = frozenset({2, 3, 4, 6})
 """``pfc_enable`` of the ports of a SONiC dual-ToR design (qos_config.j2: ports towards the
 other tier when TUNNEL_QOS_REMAP is enabled, ``port_names_list_extra_queues``)."""
@@ -401,6 +407,8 @@ class _SonicBuilder:
         self.mode_cache: dict[str, tuple[str | None, str | None]] = {}
         self.ids_cache: dict[str, list[int]] = {}
         self.priorities_cache: dict[str, list[int]] = {}
+        self.lossless_rows: bool | None = None
+        """Some PORT_QOS_MAP row has pfc_enable and pfc_to_queue_map (``template_lossy``)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -585,6 +593,13 @@ class _SonicBuilder:
 
     def common_port_fields(self, iface: Obj, row: Row, admin_default: bool) -> None:
         fs, fields = iface["field_src"], row.fields
+        role = _text(fields.get("role"))
+        if role is not None and role.lower() in _NON_FABRIC_ROLES:
+            iface["non_fabric"] = f"PORT role {role} ({_NON_FABRIC_ROLES[role.lower()]})"
+            fs["non_fabric"] = row.ref("role")
+        elif iface["name"].startswith(_NON_FABRIC_NAMES):
+            iface["non_fabric"] = "an in-band or recirculation port"
+            fs["non_fabric"] = row.src
         status = _text(fields.get("admin_status"))
         iface["admin_up"] = status == "up" if status else admin_default
         if status:
@@ -721,6 +736,11 @@ class _SonicBuilder:
         qos = iface["qos"]
         qos["maps"] = maps
         qos["field_src"]["maps"] = row.src
+        if "pfc_enable" not in row.fields and "non_fabric" not in iface:
+            why = self.template_lossy(row)
+            if why is not None:
+                iface["non_fabric"] = why
+                iface["field_src"]["non_fabric"] = row.src
         for target, trust, map_field in (("dscp_to_tc", "dscp", "dscp_to_tc_map"),
                                          ("cos_to_tc", "cos", "dot1p_to_tc_map")):
             if target in chosen:
@@ -744,6 +764,25 @@ class _SonicBuilder:
             watchdog = pfc["watchdog"]
             watchdog["priorities"] = set(self.priorities(row, "pfcwd_sw_enable"))
             watchdog["field_src"]["priorities"] = row.ref("pfcwd_sw_enable")
+
+    def template_lossy(self, row: Row) -> str | None:
+        """Why SONiC's QoS template (qos_config.j2) rendered this PORT_QOS_MAP row without
+        ``pfc_enable`` on purpose, or None: a port of the smart switch's DPUs (``PORT_DPC``:
+        ``tc_to_pg_map`` AZURE_DPC, every class in lossy PG 0), or a service port
+        (``PORT_SERVICE``: neither ``pfc_enable`` nor ``pfc_to_queue_map``, where the other
+        ports of the device have both)."""
+        if _text(row.fields.get("tc_to_pg_map")) == "AZURE_DPC":
+            return "a DPU port (tc_to_pg_map AZURE_DPC), lossy in SONiC's smart-switch template"
+        if "pfc_to_queue_map" in row.fields:
+            return None
+        if self.lossless_rows is None:
+            self.lossless_rows = any(
+                "pfc_enable" in r.fields and "pfc_to_queue_map" in r.fields
+                for r in self.rows("PORT_QOS_MAP"))
+        if self.lossless_rows:
+            return ("a service port (no pfc_enable and no pfc_to_queue_map where the other "
+                    "ports have both), lossy in SONiC's QoS template")
+        return None
 
     def priorities(self, row: Row, name: str) -> list[int]:
         text = _text(row.fields.get(name))
