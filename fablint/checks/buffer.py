@@ -349,9 +349,12 @@ class HeadroomVsCable(Rule):
 
     one packet the peer has started, the data in flight on a round trip of the cable, and the
     pause quanta the peer may still send at that speed (IEEE 802.3 31B.3.7: 905 at 400G, 394 at
-    100G; a quantum is 512 bit times). It is SONiC's own headroom formula, as SONiC codes it,
-    without the ASIC's internal delays and cell overheads, so a real switch needs more than the
-    estimate.
+    100G; a quantum is 512 bit times). It is SONiC's headroom formula for NVIDIA Spectrum
+    (buffer_headroom_mellanox.lua), as SONiC codes it, without the ASIC's internal delays and
+    cell overheads, so a real switch needs more than the estimate. Only devices known to be
+    Spectrum switches (DEVICE_METADATA `hwsku` or `platform`) are checked: other ASICs count
+    headroom in their own units and terms (Broadcom tables keep part of it outside `xoff`),
+    and no formula for them is documented, so their profiles are not judged.
     Ports without a speed or cable length are skipped (BUF004 reports a missing cable length).
     The warning names the estimate and the port that needs the most.
 
@@ -378,6 +381,8 @@ class HeadroomVsCable(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not device.buffer_profiles:
             return  # no profile to judge (every EOS and NX-OS device)
+        if not (device.asic_family or "").startswith("spectrum"):
+            return  # the formula is NVIDIA Spectrum's; other ASICs size headroom their own way
         users: dict[str, list[tuple[int, Interface]]] = {}
         for iface in device.interfaces.values():
             if iface.kind != "physical" or not iface.admin_up:

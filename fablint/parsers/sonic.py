@@ -537,9 +537,9 @@ class _SonicBuilder:
         device["src"] = row.src
         if _text(row.fields.get("hostname")) == device["name"]:
             fs["name"] = row.ref("hostname")
-        for key, name in (("type", "role"), ("hwsku", "platform")):
+        for key, name in (("type", "role"), ("platform", "platform"), ("hwsku", "platform")):
             value = _text(row.fields.get(key))
-            if value:
+            if value:  # the hwsku, which names the model, wins over the platform string
                 device[name] = value
                 fs[name] = row.ref(key)
         model = row.fields.get("buffer_model")
