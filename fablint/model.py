@@ -1003,6 +1003,20 @@ class IbPort(Located):
     could_be_speed: str | None = None
     """Fastest generation both ends support, where the dump says the port runs slower
     (iblinkinfo ``Could be 106.25 Gbps``, ``Could be FDR10``)."""
+    label: str | None = None
+    """Front-panel label of a switch port where ibdiagnet gives one (``1/2/1`` ASIC/cage/port
+    on Quantum-2, ``1/2/1/1`` when split, ``3/2`` on a split Quantum port)."""
+    mtu: int | None = None
+    """Active MTU in bytes (PortInfo NeighborMTU: ibdiagnet net_dump ``MTU``, db_csv ``NMTU``)."""
+    mtu_cap: int | None = None
+    """Largest MTU the port supports, in bytes (PortInfo MTUCap, db_csv)."""
+    fec: str | None = None
+    """Active FEC mode as ibdiagnet names it (``MLNX_RS_544_514_PLR``, ``NO-FEC``)."""
+    supported_widths: list[int] | None = None
+    """Widths the port supports (PortInfo LinkWidthSupported), where the dump says."""
+    supported_speeds: list[str] | None = None
+    """Generations the port supports (LinkSpeedSupported and its extensions), where the dump
+    says: what the port could run, for judging a slow link against its own hardware."""
     peer: Endpoint | None = None
     """The port at the other end of the cable: ``device`` is the peer's ``IbNode.key`` and
     ``interface`` its port number. None: nothing cabled, or the dump does not say."""

@@ -66,7 +66,6 @@ class _Reader:
         self.identities: dict[tuple[object, ...], Obj] = {}
         """(node GUID, type, description, system GUID) -> node: a GUID seen with another
         identity is another node claiming the same GUID."""
-        self.unknown = 0
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
@@ -75,13 +74,13 @@ class _Reader:
                 continue
             match = _LINE.match(raw)
             if match is None:
-                self.unknown += 1
+                self.dump.unknown(lineno)
                 continue
             self.link(match.groups(), lineno)
         if not self.dump.nodes:
             raise ParseError(self.dump.path, 1, "no subnet list line "
                              "('{ SW Ports:… } { CA Ports:… } PHY=4x LOG=ACT SPD=…') found")
-        return self.dump.result(max(len(lines), 1), self.unknown)
+        return self.dump.result(max(len(lines), 1))
 
     def link(self, groups: tuple[str | None, ...], lineno: int) -> None:
         dump = self.dump

@@ -45,6 +45,15 @@ class IbDumpBuilder:
         self.cables: list[tuple[Obj, Obj, Obj, Obj]] = []
         """(node, port, peer node, peer port) of every cable, in the order first seen."""
         self._ref = SourceRef(path, 0)
+        self.unknown_lines = 0
+        """Lines that look like part of the dump but that the parser did not understand."""
+        self.first_unknown: int | None = None
+
+    def unknown(self, line: int) -> None:
+        """Count a line the parser did not understand; the first one is remembered."""
+        self.unknown_lines += 1
+        if self.first_unknown is None:
+            self.first_unknown = line
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -172,7 +181,7 @@ class IbDumpBuilder:
             })
         return out
 
-    def result(self, lines: int, unknown: int) -> ParseResult:
+    def result(self, lines: int) -> ParseResult:
         try:
             links = _LINKS.validate_python(self.links())
             nodes = _NODES.validate_python(list(self.nodes.values()))
@@ -182,7 +191,8 @@ class IbDumpBuilder:
             raise ParseError(self.path, None, f"cannot build the model ({where}: "
                              f"{error['msg']})") from exc
         return ParseResult(devices=[], problems=self.problems, links=links, ib_nodes=nodes,
-                           lines=lines, unknown_lines=unknown)
+                           lines=lines, unknown_lines=self.unknown_lines,
+                           first_unknown=self.first_unknown)
 
 
 def _name(node: Obj) -> str:

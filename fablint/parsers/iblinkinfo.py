@@ -119,7 +119,6 @@ class _Reader:
         self.sections: list[_Section] = []
         self.loose: list[tuple[_PortLine, str | None]] = []
         """Line-mode port lines with the description they carry, grouped into nodes later."""
-        self.unknown = 0
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
@@ -139,19 +138,19 @@ class _Reader:
                     elif section is not None:
                         section.ports.append(port)
                     else:
-                        self.unknown += 1
+                        self.dump.unknown(lineno)
                     continue
             header = _HEADER.match(line)
             if header and raw.rstrip().endswith(":"):
                 section = self.header(header, lineno)
                 continue
-            self.unknown += 1
+            self.dump.unknown(lineno)
         self.sections.extend(self.group_loose())
         self.build()
         if not self.dump.nodes:
             raise ParseError(self.dump.path, 1, "no iblinkinfo port line "
                              "('<lid> <port>[ ] ==( … )==> …') found")
-        return self.dump.result(max(len(lines), 1), self.unknown)
+        return self.dump.result(max(len(lines), 1))
 
     # -- reading ---------------------------------------------------------------------------
 

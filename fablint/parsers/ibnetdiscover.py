@@ -50,31 +50,36 @@ _TYPES = {"Switch": "switch", "Ca": "ca", "Rt": "router", "S": "switch", "H": "c
           "SW": "switch", "CA": "ca", "RT": "router"}
 
 _NODE = re.compile(
-    r'^(Switch|Ca|Rt)\s+(\d+)\s+"([SHR])-([0-9A-Fa-f]+)"\s*(?:#\s*(.*?))?\s*$')
+    r'^(Switch|Ca|Rt)\s*(\d+)\s*"([SHR])-([0-9A-Fa-f]+)"\s*(?:#\s*(.*?))?\s*$')
+_LABEL = r'(?:\((\d{1,3}(?:/\d{1,3}){0,3})\)\s*)?'
+"""An ibdiagnet port label after ``[n]``: ``(1/2/1)`` (Quantum-2 ASIC/cage/port), ``(1/2/1/1)``
+split, ``(3)``; decimal and short, where a port GUID in parentheses is long hexadecimal."""
 _PORT = re.compile(
-    r'^\[(\d+)\](?:\[ext \d+\])?\s*(?:\(([0-9A-Fa-f]+)\))?\s*'
-    r'(?:"([SHR])-([0-9A-Fa-f]+)"\[(\d+)\](?:\[ext \d+\])?\s*(?:\(([0-9A-Fa-f]+)\))?)?'
+    r'^\[(\d+)\](?:\[ext \d+\])?\s*' + _LABEL + r'(?:\(([0-9A-Fa-f]+)\))?\s*'
+    r'(?:"([SHR])-([0-9A-Fa-f]+)"\[(\d+)\](?:\[ext \d+\])?\s*' + _LABEL +
+    r'(?:\(([0-9A-Fa-f]+)\))?)?'
     r'\s*(?:#\s*(.*?))?\s*$')
 _IDS = re.compile(
     r'^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)\s*=\s*(?:0x)?([0-9A-Fa-f]+)'
     r'(?:\(([0-9A-Fa-f]+)\))?(?:\s*#.*)?\s*$')
 _SWITCH_TAIL = re.compile(
-    r'^(?:"(.*)"|(.*?))(?:\s+(base|enhanced))?(?:\s+port 0)?(?:\s+lid (\d+) lmc (\d+))?\s*$')
+    r'^(?:"(.*)"|(.*?))(?:\s+(base|enhanced))?(?:\s+port 0)?(?:\s+lid ?(-?\d*) lmc ?(-?\d*))?\s*$')
 _CA_TAIL = re.compile(r'^(?:"(.*)"|(.*?))(?:\s+\(scp\))?\s*$')
 _PORT_TAIL = re.compile(
-    r'^(?:lid (\d+) lmc (\d+)\s*)?(?:"(.*)"|(.*?))(?:\s*\blid (\d+))?'
+    r'^(?:lid ?(-?\d*) lmc ?(-?\d*)\s*)?(?:"(.*)"|(.*?))(?:\s*\blid ?(-?\d*))?'
     r'(?:\s+(\d+x\S*|\?\?\S*))?(?:\s+s=\d+ w=\d+ v=\d+)?(?:\s+slot \d+|\s+\(scp\))?\s*$')
 _PORT_FULL = re.compile(
-    r'^\[(\d{1,3})\]\s*(?:\(([0-9A-Fa-f]{1,16})\))?\s*"([SHR])-([0-9A-Fa-f]{1,16})"\[(\d{1,3})\]'
-    r'\s*(?:\(([0-9A-Fa-f]{1,16})\))?\s*#\s*(?:lid (\d{1,5}) lmc (\d)\s+)?"([^"]*)"()'
+    r'^\[(\d{1,3})\]\s*' + _LABEL + r'(?:\(([0-9A-Fa-f]{1,16})\))?\s*"([SHR])-([0-9A-Fa-f]{1,16})"'
+    r'\[(\d{1,3})\]\s*' + _LABEL + r'(?:\(([0-9A-Fa-f]{1,16})\))?\s*#\s*'
+    r'(?:lid (\d{1,5}) lmc (\d)\s+)?"([^"]*)"()'
     r'\s+lid (\d{1,5})\s+(\d{1,2}x[A-Z0-9?]+)$')
 """The usual port line in one match (no ``[ext N]``, quoted description, nothing appended);
 same groups as ``_PORT`` and ``_PORT_TAIL`` together. Anything else takes the general path."""
 _KNOWN = re.compile(r'^(?:#|Chassis \d+|Non-Chassis Nodes|Hostname:|# )')
 _PORTS_LINE = re.compile(
-    r"^\s*(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9A-Fa-f]+)\s+(\S+)\s+(\S+)\s*(.*?)\s*$")
+    r"^\s*(CA|SW|RT)\s+(?:(-?\d+)\s+)?(\d+)\s+0x([0-9A-Fa-f]+)\s+(\S+)\s+(\S+)\s*(.*?)\s*$")
 _PORTS_PEER = re.compile(
-    r"^-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9A-Fa-f]+)\s+"
+    r"^-\s+(CA|SW|RT)\s+(?:(-?\d+)\s+)?(\d+)\s+0x([0-9A-Fa-f]+)\s+"
     r"\(\s*(?:'(.*?)'|(.*?))\s+-\s+(?:'(.*)'|(.*?))\s*\)$")
 _PORTS_ALONE = re.compile(r"^(?:'(.*)'|(.*?))$")
 
@@ -112,7 +117,7 @@ class IbnetdiscoverParser:
                 return 100
             if stripped[:1] == "[" and '"' in stripped:
                 match = _PORT.match(stripped)
-                if match and match.group(3):
+                if match and match.group(4):
                     return 100
         if re.search(r"(?m)^(?:switchguid|caguid)=0x[0-9A-Fa-f]+", head) and "vendid=" in head:
             return 60
@@ -132,7 +137,6 @@ class _TopologyReader:
         self.node: Obj | None = None
         self.pending: list[tuple[Any, ...]] = []
         """Port lines with a peer, connected once every record is read."""
-        self.unknown = 0
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
@@ -166,12 +170,12 @@ class _TopologyReader:
                     continue
             if _KNOWN.match(line):
                 continue
-            self.unknown += 1
+            self.dump.unknown(lineno)
         if not self.dump.nodes:
             raise ParseError(self.dump.path, 1, "no ibnetdiscover node record "
                              "('Switch N \"S-<guid>\"' or 'Ca N \"H-<guid>\"') found")
         self.link_peers()
-        return self.dump.result(max(len(lines), 1), self.unknown)
+        return self.dump.result(max(len(lines), 1))
 
     def id_line(self, match: re.Match[str], lineno: int) -> None:
         key, value, port_guid = match.groups()
@@ -208,11 +212,16 @@ class _TopologyReader:
                 dump.set(node, field, ids[key][0], ids[key][1])
         own = ids.get({"switch": "switchguid", "ca": "caguid", "router": "rtguid"}[node_type])
         if own is not None:
-            if own[0] != guid:
-                dump.problem(own[1], f"node GUID 0x{own[0]:016x} differs from the record's "
+            value, line, paren = own
+            if value == guid:  # rdma-core: node GUID (port 0 GUID)
+                if node_type == "switch":
+                    dump.set(node, "port_guid", paren, line)
+            elif paren == guid:
+                # ibdiagnet on director chassis chips: system image GUID (node GUID)
+                dump.set(node, "system_guid", value, line, weak=True)
+            else:
+                dump.problem(line, f"node GUID 0x{value:016x} differs from the record's "
                              f"0x{guid:016x}")
-            if node_type == "switch":
-                dump.set(node, "port_guid", own[2], own[1])
         tail = tail or ""
         if node_type == "switch":
             parts = _SWITCH_TAIL.match(tail)
@@ -222,8 +231,8 @@ class _TopologyReader:
             dump.set(node, "description", _desc(quoted, bare), lineno)
             if port0:
                 dump.set(node, "enhanced_port0", port0 == "enhanced", lineno)
-            dump.set(node, "lid", dump.number(lid, lineno, "LID", MAX_LID), lineno)
-            dump.set(node, "lmc", dump.number(lmc, lineno, "LMC", MAX_LMC), lineno)
+            dump.set(node, "lid", _lid(dump, lid, lineno, "LID", MAX_LID), lineno)
+            dump.set(node, "lmc", _lid(dump, lmc, lineno, "LMC", MAX_LMC), lineno)
         else:
             parts = _CA_TAIL.match(tail)
             if parts is not None:
@@ -236,8 +245,8 @@ class _TopologyReader:
         resolved in ``link_peers`` once every record is read (a cable is listed from both ends,
         and the far end's own record knows it best).
         """
-        (number_text, guid_text, letter, peer_guid_text, peer_number, peer_port_guid,
-         own_lid, own_lmc, quoted, bare, peer_lid, link) = groups
+        (number_text, label, guid_text, letter, peer_guid_text, peer_number, peer_label,
+         peer_port_guid, own_lid, own_lmc, quoted, bare, peer_lid, link) = groups
         dump, node = self.dump, self.node
         assert node is not None
         number = dump.number(number_text, lineno, "port number", MAX_PORT)
@@ -251,6 +260,7 @@ class _TopologyReader:
         ports[number] = port
         if guid_text:
             _put(port, "guid", _hex(guid_text, lineno, dump))
+        _put(port, "label", label)
         width = speed = None
         if link:
             try:
@@ -260,8 +270,8 @@ class _TopologyReader:
         _put(port, "width", width)
         _put(port, "speed", speed)
         if node["type"] != "switch":
-            _put(port, "lid", dump.number(own_lid, lineno, "LID", MAX_LID))
-            _put(port, "lmc", dump.number(own_lmc, lineno, "LMC", MAX_LMC))
+            _put(port, "lid", _lid(dump, own_lid, lineno, "LID", MAX_LID))
+            _put(port, "lmc", _lid(dump, own_lmc, lineno, "LMC", MAX_LMC))
         if letter is None or peer_guid_text is None:
             return  # a port with no peer (hand-written topology files)
         peer_guid = _hex(peer_guid_text, lineno, dump)
@@ -269,15 +279,15 @@ class _TopologyReader:
         if peer_guid is None or peer_port_number is None:
             return
         self.pending.append((node, port, letter, peer_guid, peer_port_number, peer_port_guid,
-                             quoted, bare, peer_lid, lineno))
+                             peer_label, quoted, bare, peer_lid, lineno))
 
     def link_peers(self) -> None:
         """Connect every port to its peer. A peer without a record of its own (a truncated
         dump, a hand-written topology) becomes a node from what the lines say about it."""
         dump = self.dump
         nodes = dump.nodes
-        for (node, port, letter, peer_guid, peer_number, peer_port_guid, quoted, bare,
-             peer_lid, lineno) in self.pending:
+        for (node, port, letter, peer_guid, peer_number, peer_port_guid, peer_label, quoted,
+             bare, peer_lid, lineno) in self.pending:
             key = _record_for(nodes, f"0x{peer_guid:016x}", peer_number, node["key"],
                               port["number"])
             peer = nodes.get(key)
@@ -294,9 +304,10 @@ class _TopologyReader:
                 _weak(peer_port, "speed", port.get("speed"), ref)
                 if peer_port_guid:
                     _weak(peer_port, "guid", _hex(peer_port_guid, lineno, dump), ref)
+            _weak(peer_port, "label", peer_label, ref)
             holder = peer if peer_type == "switch" else peer_port  # a switch's LID is its own
             if peer_lid is not None and holder.get("lid") is None:
-                _weak(holder, "lid", dump.number(peer_lid, lineno, "peer LID", MAX_LID), ref)
+                _weak(holder, "lid", _lid(dump, peer_lid, lineno, "peer LID", MAX_LID), ref)
             dump.connect(node, port, peer, peer_port)
 
 
@@ -319,6 +330,20 @@ def _record_for(nodes: dict[str, Obj], key: str, number: int, from_key: str,
         elif port["peer"] == back:
             return candidate
     return free or key
+
+
+def _lid(dump: IbDumpBuilder, text: str | None, lineno: int, what: str, hi: int) -> int | None:
+    """A LID or LMC value; an empty one (``lid  lmc 0``) is a problem, never part of a name."""
+    if text == "":
+        dump.problem(lineno, f"{what} is empty")
+        return None
+    return dump.number(text, lineno, what, hi)
+
+
+def _pair(rest: str) -> str:
+    """The text between the parentheses of a ports-report peer: ``- CA … ( a - b )``."""
+    start = rest.find("(")
+    return rest[start + 1:-1].strip() if start >= 0 else ""
 
 
 def _put(obj: Obj, name: str, value: object) -> None:
@@ -377,19 +402,25 @@ class _PortsReader:
         self.adapters: dict[str, list[Obj]] = {}
         """Channel adapters and routers by description, their identity in this format."""
         self.adapter_ports: dict[int, Obj] = {}
-        self.unknown = 0
+        self.known: dict[str, set[str]] = {}
+        """GUID text -> descriptions the report gives it without ambiguity (quoted, or alone on
+        an unconnected port), for splitting unquoted ``( a - b )`` pairs."""
+        self.mirrors: dict[tuple[str, str, str, str], str] = {}
+        """(GUID, port, peer GUID, peer port) -> the unquoted pair of that line."""
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
+        if "( '" not in text or " - '" not in text:
+            self.learn(lines)
         for lineno, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
             match = _PORTS_LINE.match(raw)
             if match is None or not self.port_line(match, lineno):
-                self.unknown += 1
+                self.dump.unknown(lineno)
         if not self.dump.nodes:
             raise ParseError(self.dump.path, 1, "no ibnetdiscover -p port line found")
-        return self.dump.result(max(len(lines), 1), self.unknown)
+        return self.dump.result(max(len(lines), 1))
 
     def switch(self, guid: int, lid: int | None, desc: str | None, lineno: int) -> Obj:
         """The switch with port GUID ``guid``; one with another description or LID is another
@@ -424,14 +455,16 @@ class _PortsReader:
         self.adapter_ports.setdefault(guid, node)
         return node
 
-    def end(self, kind: str, lid_text: str, number_text: str, guid_text: str, desc: str | None,
+    def end(self, kind: str, lid_text: str | None, number_text: str, guid_text: str,
+            desc: str | None,
             lineno: int, own: bool) -> tuple[Obj, Obj] | None:
         """The node and port one side of a line describes (``own``: the line's own port;
         what a line says about the far end never overrides that end's own line)."""
         dump = self.dump
         node_type = _TYPES[kind]
         number = dump.number(number_text, lineno, "port number", MAX_PORT)
-        lid = dump.number(lid_text, lineno, "LID", MAX_LID)
+        lid = _lid(dump, "" if lid_text is None else lid_text, lineno,
+                   "LID" if own else "peer LID", MAX_LID)
         try:
             guid = ib_guid(guid_text)
         except ValueError as exc:
@@ -455,6 +488,48 @@ class _PortsReader:
             dump.set(port, "lid", lid, lineno, weak=weak)
         return node, port
 
+    def learn(self, lines: list[str]) -> None:
+        """First pass over a report with unquoted descriptions: what each GUID is called where
+        that is unambiguous, and every unquoted pair by the cable it describes."""
+        for raw in lines:
+            match = _PORTS_LINE.match(raw)
+            if match is None:
+                continue
+            guid, rest = match.group(4).lower(), match.group(7)
+            peer = _PORTS_PEER.match(rest)
+            if peer is None:
+                alone = _PORTS_ALONE.match(rest)
+                desc = _desc(*alone.groups()) if alone else None
+                if desc:
+                    self.known.setdefault(guid, set()).add(desc)
+                continue
+            peer_guid = peer.group(4).lower()
+            for key, quoted in ((guid, peer.group(5)), (peer_guid, peer.group(7))):
+                if quoted is not None:
+                    self.known.setdefault(key, set()).add(quoted)
+            if peer.group(5) is None and peer.group(7) is None:
+                self.mirrors[(guid, match.group(3), peer_guid, peer.group(3))] = \
+                    _pair(rest)
+
+    def split(self, rest: str, guid: str, number: str, peer_guid: str,
+              peer_number: str) -> tuple[str, str] | None:
+        """Split an unquoted ``( a - b )`` whose descriptions themselves contain `` - ``
+        (``SwitchX -  Mellanox Technologies``): where one side is a name the report gives that
+        GUID elsewhere, or where the same cable's line from the other end reads ``( b - a )``."""
+        inner = _pair(rest)
+        cuts = list(re.finditer(r"\s+-\s+", inner))
+        if len(cuts) < 2:
+            return None
+        mirror = self.mirrors.get((peer_guid, peer_number, guid, number))
+        for cut in cuts:
+            left, right = inner[:cut.start()], inner[cut.end():]
+            if left in self.known.get(guid, ()) or right in self.known.get(peer_guid, ()):
+                return left, right
+            if mirror is not None and mirror.startswith(right) and mirror.endswith(left) and \
+                    len(mirror) > len(left) + len(right):
+                return left, right
+        return None
+
     def port_line(self, match: re.Match[str], lineno: int) -> bool:
         kind, lid, number, guid, width_text, speed_text, rest = match.groups()
         dump = self.dump
@@ -462,6 +537,11 @@ class _PortsReader:
         if peer is not None:
             desc = _desc(peer.group(5), peer.group(6))
             peer_desc = _desc(peer.group(7), peer.group(8))
+            if peer.group(5) is None and peer.group(7) is None and self.mirrors:
+                pair = self.split(rest, guid.lower(), number, peer.group(4).lower(),
+                                  peer.group(3))
+                if pair is not None:
+                    desc, peer_desc = pair
         else:
             alone = _PORTS_ALONE.match(rest)
             desc, peer_desc = (_desc(*alone.groups()) if alone else None), None
