@@ -34,7 +34,8 @@ FILE_FORMAT = {
     "ib/infiniband-exporter-ibnetdiscover-p-hdr.out": "ibnetdiscover-ports",
     "ib/qdr-teaker-iblinkinfo-excerpt.txt": "iblinkinfo",
 }
-IB_DUMP_FORMATS = ("ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "ib-subnet-list")
+IB_DUMP_FORMATS = ("ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "ib-subnet-list",
+                   "ibdiagnet-net-dump", "ibdiagnet-db-csv")
 OPENSM_FORMATS = ("opensm", "opensm-partitions", "opensm-qos-policy")
 
 

@@ -2,7 +2,7 @@
 the dumps engineers save (ibnetdiscover, iblinkinfo, opensm-subnet.lst, ibdiagnet2.lst).
 
 The rules read the IB nodes and links of one dump at a time (``Fabric.ib_nodes`` and the links
-of origin ``ibnetdiscover``, ``ibnetdiscover-ports``, ``iblinkinfo`` or ``ib-subnet-list``):
+of an IB dump parser's origin, ``IB_ORIGINS``):
 two dumps of the same fabric in one folder are two views of it, not one fabric with every GUID
 twice. A finding points at the dump line of the port (of the end listed first for a cable) and
 its fix names both ends by description, GUID and port number, which is what a technician needs
@@ -29,7 +29,8 @@ from fablint.model import (
     ib_speed_rank,
 )
 
-IB_ORIGINS = frozenset({"ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "ib-subnet-list"})
+IB_ORIGINS = frozenset({"ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "ib-subnet-list",
+                        "ibdiagnet-net-dump", "ibdiagnet-db-csv"})
 """``Link.origin`` of the links the IB dump parsers make."""
 IB_VENDORS = ("ib",)
 UNICAST_LID_MAX = 0xBFFF
@@ -195,8 +196,10 @@ class IbWidthDegraded(IbRule):
 
     ## What it checks
     Every cable of a dump runs at the widest width it can: not below what iblinkinfo says both
-    ports support (`Could be 4X`), not below the profile's `ib_link.expected_width` (4x), and
-    not below the width both of its nodes run on their other links. ibnetdiscover shows the
+    ports support (`Could be 4X`), not below the profile's `ib_link.expected_width` (4x; half of
+    it on a split switch port, which ibdiagnet labels `1/2/1/1` on Quantum-2 and `3/2` on
+    Quantum, or on a switch with the port count of split mode, 81 or 129), and not below the
+    width both of its nodes run on their other links. ibnetdiscover shows the
     active width in the link column (`1xSDR`, `4xNDR`), iblinkinfo and the subnet lists in
     their own columns; the two ends are compared as one cable.
 
@@ -218,11 +221,12 @@ class IbWidthDegraded(IbRule):
     settings = ("ib_link.expected_width",)
 
     def check_dump(self, view: IbView, ctx: Context) -> Iterator[Finding]:
-        expected = ctx.policy.ib_link.expected_width
+        full = ctx.policy.ib_link.expected_width
         for cable in view.cables:
             width = cable.width
             if width is None:
                 continue
+            expected = max(1, full // 2) if _split(cable) else full
             could = max(cable.a.port.could_be_width or 0, cable.b.port.could_be_width or 0)
             if could <= width and width >= expected and \
                     width >= view.best_other(cable.a, "width"):
@@ -232,6 +236,8 @@ class IbWidthDegraded(IbRule):
                 want, why = could, f"both ports support {could}x"
             elif width < expected:
                 want, why = expected, f"the fabric's links should run {expected}x"
+                if expected != full:
+                    why = f"a split port should run {expected}x"
             elif proven > width:
                 want, why = proven, f"both nodes run {proven}x on their other links"
             else:
@@ -239,6 +245,23 @@ class IbWidthDegraded(IbRule):
             yield self.cable_finding(
                 cable, f"{cable} runs at {width}x; {why}",
                 fix=_cable_fix(cable, "width", f"{want}x"))
+
+
+SPLIT_PORT_COUNTS = frozenset({81, 129})
+"""NumPorts of a Quantum (80 + AN) and a Quantum-2 (128 + AN) switch in split mode."""
+
+
+def _split(cable: Cable) -> bool:
+    """Does either end sit on a split switch port (half the lanes by design)? ibdiagnet's
+    label says so (``1/2/1/1`` on Quantum-2, ``3/2`` on Quantum); without labels, a switch
+    whose port count is that of split mode."""
+    for end in cable.ends:
+        label = end.port.label
+        if label and label.count("/") in (1, 3):
+            return True
+        if end.node.type == "switch" and end.node.port_count in SPLIT_PORT_COUNTS:
+            return True
+    return False
 
 
 @register
@@ -677,3 +700,133 @@ class IbSelfCabled(IbRule):
                 cable, f"port {cable.a.port.number} is cabled to port {cable.b.port.number} of "
                 f"the same {cable.a.node.type}",
                 fix=FixIntent("ib-loop-cable", {"a": cable.a.fix(), "b": cable.b.fix()}))
+
+
+AGGREGATION_NODE = "Mellanox Technologies Aggregation Node"
+"""The SHARP aggregation node inside every Quantum switch: a virtual CA on the switch's last
+port, not a cable."""
+
+
+def _physical(cable: Cable) -> bool:
+    return all((end.node.description or "").strip() != AGGREGATION_NODE for end in cable.ends)
+
+
+def _link_class(cable: Cable) -> str:
+    kinds = {end.node.type for end in cable.ends}
+    return "switch-to-switch" if kinds == {"switch"} else "host"
+
+
+def _listed(cables: list[Cable], limit: int = 4) -> str:
+    names = ", ".join(f"{c.a.node.label!r} {c}" for c in cables[:limit])
+    return names + (f", … {len(cables) - limit} more" if len(cables) > limit else "")
+
+
+@register
+class IbMixedFec(IbRule):
+    """Links of one InfiniBand generation and kind run different FEC modes.
+
+    ## What it checks
+    ibdiagnet's net_dump (`FEC mode`) and db_csv (`FECActv`) show the forward error correction
+    each port runs. Cables are grouped by generation (HDR, NDR …) and kind (switch-to-switch,
+    or to a host); where one group runs more than one FEC mode, the links of each rarer mode are
+    reported together, once, against the mode most of the group runs. A cable whose two ends
+    report different modes is reported on its own. SHARP aggregation node ports are left out.
+
+    ## Why it matters
+    The FEC mode is negotiated from the port's firmware, its FEC override and the cable (copper
+    or optical, its length and type). Links of the same generation and kind should therefore
+    run one mode; a few that differ point at a port whose FEC was overridden by hand
+    (`mlxlink --fec`), at firmware that differs from the rest, or at a cable of another type
+    than the plan. Low-latency and PLR modes differ in latency and in how many errors they
+    correct, so such links behave differently under load and hide or show errors differently.
+
+    ## How to fix
+    Check the reported ports with `mlxlink -d <device> -p <port> --show_fec`: remove a manual
+    FEC override, align the firmware with the rest of the fabric, and check the cable's part
+    number against the plan.
+    """
+
+    id = "IB022"
+    name = "ib-mixed-fec"
+    title = "InfiniBand links of one generation run different FEC modes"
+    severity = Severity.WARNING
+
+    def check_dump(self, view: IbView, ctx: Context) -> Iterator[Finding]:
+        groups: dict[tuple[str, str], dict[str, list[Cable]]] = {}
+        for cable in view.cables:
+            modes = {end.port.fec for end in cable.ends if end.port.fec}
+            if not modes or not cable.speed or not _physical(cable):
+                continue
+            if len(modes) > 1:
+                yield self.cable_finding(
+                    cable, f"{cable}: the two ends report different FEC modes "
+                    f"({cable.a.port.fec} and {cable.b.port.fec})")
+                continue
+            key = (cable.speed, _link_class(cable))
+            groups.setdefault(key, {}).setdefault(modes.pop(), []).append(cable)
+        for (speed, kind), by_mode in groups.items():
+            if len(by_mode) < 2:
+                continue
+            ordered = sorted(by_mode, key=lambda m: (-len(by_mode[m]), m))
+            common, total = ordered[0], sum(len(c) for c in by_mode.values())
+            for mode in ordered[1:]:
+                cables = by_mode[mode]
+                first = cables[0]
+                yield self.ib_finding(
+                    first.a.node, f"port {first.a.port.number}", first.link.src,
+                    f"{len(cables)} of {total} {speed} {kind} links "
+                    f"{'run' if len(cables) > 1 else 'runs'} FEC {mode} where "
+                    f"{len(by_mode[common])} run {common}: {_listed(cables)}",
+                    related=[c.link.src for c in cables[1:]])
+
+
+@register
+class IbMtuBelowFabric(IbRule):
+    """InfiniBand links run a smaller MTU than the rest of the fabric.
+
+    ## What it checks
+    ibdiagnet's net_dump (`MTU`) and db_csv (`NMTU`) show the MTU each link was set to: the
+    smaller of what its two ports support. The MTU most cables of the dump run is the fabric's;
+    cables below it are reported together per MTU, once, naming the port that limits them where
+    the dump shows what each port supports (`MTUCap`). SHARP aggregation node ports are left
+    out.
+
+    ## Why it matters
+    The subnet manager builds paths with the smallest MTU along them, so one host link at 2048
+    bytes halves the largest message every peer can send to that host, and IPoIB or a partition
+    with a 4096-byte MTU cannot reach it at all. The usual cause is an adapter whose maximum MTU
+    was limited in its firmware configuration, or old firmware.
+
+    ## How to fix
+    On the limiting adapter, check and raise the port's maximum MTU (`mlxconfig -d <dev> query`,
+    then `mlxconfig … set` and a reset), or update its firmware; then let the subnet manager
+    sweep and check the link's MTU again.
+    """
+
+    id = "IB023"
+    name = "ib-mtu-below-fabric"
+    title = "InfiniBand link MTU below the fabric's"
+    severity = Severity.WARNING
+
+    def check_dump(self, view: IbView, ctx: Context) -> Iterator[Finding]:
+        mtus: dict[int, list[Cable]] = {}
+        for cable in view.cables:
+            values = [end.port.mtu for end in cable.ends if end.port.mtu]
+            if values and _physical(cable):
+                mtus.setdefault(min(values), []).append(cable)
+        if len(mtus) < 2:
+            return
+        fabric = max(mtus, key=lambda m: (len(mtus[m]), m))
+        for mtu in sorted(m for m in mtus if m < fabric):
+            cables = mtus[mtu]
+            limits = []
+            for cable in cables:
+                limits += [f"{end.node.label!r} port {end.port.number} supports {end.port.mtu_cap}"
+                           for end in cable.ends if end.port.mtu_cap and end.port.mtu_cap < fabric]
+            cause = f" ({'; '.join(limits[:4])})" if limits else ""
+            first = cables[0]
+            yield self.ib_finding(
+                first.a.node, f"port {first.a.port.number}", first.link.src,
+                f"{len(cables)} link{'s run' if len(cables) > 1 else ' runs'} MTU {mtu} where "
+                f"{len(mtus[fabric])} run {fabric}: {_listed(cables)}{cause}",
+                related=[c.link.src for c in cables[1:]])

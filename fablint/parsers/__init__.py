@@ -32,6 +32,8 @@ _FORMATS: tuple[tuple[str, str, str], ...] = (
     ("ibnetdiscover-ports", "ibnetdiscover", "IbnetdiscoverPortsParser"),
     ("iblinkinfo", "iblinkinfo", "IblinkinfoParser"),
     ("ib-subnet-list", "ib_subnet_list", "IbSubnetListParser"),
+    ("ibdiagnet-net-dump", "ibdiag_net_dump", "IbdiagNetDumpParser"),
+    ("ibdiagnet-db-csv", "ibdiag_db_csv", "IbdiagDbCsvParser"),
 )
 """(format id, module under fablint.parsers, class), in detection order."""
 
@@ -63,7 +65,7 @@ PARSERS: Mapping[str, Parser] = _Registry(_FORMATS)
 
 PROVIDES: dict[str, str] = {
     **dict.fromkeys(("lldp", "sonic", "ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo",
-                     "ib-subnet-list"), "links"),
+                     "ib-subnet-list", "ibdiagnet-net-dump", "ibdiagnet-db-csv"), "links"),
     **dict.fromkeys(("mlnx_qos", "sysfs_ecn", "host-facts", "mlxconfig"), "hosts"),
 }
 """Format id -> what its inputs can bring to a fabric besides switch configurations: cables
