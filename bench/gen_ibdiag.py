@@ -10,7 +10,7 @@ NODES and PORTS headers and sections fablint skips (SWITCHES, PM_INFO, CABLE_INF
 fabric in every format is how tests prove the four parsers agree; ``--leaves`` makes a large
 one for the parse-speed benchmark::
 
-    python bench/gen_ibdiag.py --leaves 200 --spines 40 --hosts 32 --out bench/out/ibdiag
+    python bench/gen_ibdiag.py --leaves 63 --spines 32 --hosts 32 --out bench/out/ibdiag
 """
 
 from __future__ import annotations
@@ -62,15 +62,17 @@ class Fabric:
     nodes: list[Node] = field(default_factory=list)
     cables: list[Cable] = field(default_factory=list)
 
+    _index: dict[int, list[tuple[int, Node, int, Cable]]] | None = None
+
     def peers(self, node: Node) -> list[tuple[int, Node, int, Cable]]:
         """(own port, peer, peer port, cable) of every cable of ``node``, by port."""
-        out = []
-        for c in self.cables:
-            if c.a is node:
-                out.append((c.a_port, c.b, c.b_port, c))
-            if c.b is node:
-                out.append((c.b_port, c.a, c.a_port, c))
-        return sorted(out, key=lambda t: t[0])
+        if self._index is None or sum(map(len, self._index.values())) != 2 * len(self.cables):
+            index: dict[int, list[tuple[int, Node, int, Cable]]] = {}
+            for c in self.cables:
+                index.setdefault(id(c.a), []).append((c.a_port, c.b, c.b_port, c))
+                index.setdefault(id(c.b), []).append((c.b_port, c.a, c.a_port, c))
+            self._index = index
+        return sorted(self._index.get(id(node), []), key=lambda t: t[0])
 
 
 def q2_label(port: int) -> str:
@@ -90,6 +92,10 @@ def build(leaves: int, spines: int, hosts: int, director: bool = True,
     the first spine; with ``director`` the spines are chips of one CS8500-style chassis
     (one system image GUID). With ``split`` the first leaf runs in split mode: 128 ports
     labelled ``1/cage/port/split``, its hosts on 2x (NDR200), its SHARP AN on port 129."""
+    if not (1 <= spines <= 32 and 1 <= leaves <= 63 and 1 <= hosts <= 32):
+        raise ValueError("a two-tier Quantum-2 fabric has at most 32 spines (leaf ports 33-64), "
+                         "63 leaves (spine ports 1-63, the UFM host on the next) and 32 hosts "
+                         "per leaf")
     fabric = Fabric()
     lid = 1
     chassis = 0xB8E9240300C00000
@@ -317,7 +323,7 @@ def main() -> None:
     parser.add_argument("--hosts", type=int, default=4, help="HCAs per leaf (at most 32)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/ibdiag"))
     args = parser.parse_args()
-    fabric = build(args.leaves, args.spines, min(args.hosts, 32))
+    fabric = build(args.leaves, args.spines, args.hosts)
     args.out.mkdir(parents=True, exist_ok=True)
     for name, text in (("ibnetdiscover.topo", ibnetdiscover(fabric)),
                        ("ibdiagnet2.ibnetdiscover", ibnetdiscover(fabric, dialect=True)),
