@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, register
+from fablint.checks.base import Context, Rule, fmt_where, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Acl, AclEntry, AclVerdict, Device, Interface, MaskedMatch
+from fablint.model import (
+    Acl,
+    AclBinding,
+    AclEntry,
+    AclVerdict,
+    Device,
+    Interface,
+    MaskedMatch,
+)
 
 
 def _free_seq(acl: Acl, before: AclEntry | None) -> int | None:
@@ -32,7 +40,8 @@ class AclDropsRoce(Rule):
     reaches the end meets the implicit deny (SONiC ACL tables, ordered by rule `PRIORITY`, permit
     what no rule matches). A list that denies all of it is an error. A list
     that lets it through only after an earlier, narrower deny (a specific host or subnet) is a
-    warning: some RoCE flows are dropped.
+    warning: some RoCE flows are dropped. A list applied to several fabric ports is one
+    finding naming them all: its entries are the one cause, and one permit entry fixes them.
 
     ## Why it matters
     RoCEv2 rides on UDP destination port 4791. An ACL that drops it breaks RDMA between the
@@ -55,6 +64,9 @@ class AclDropsRoce(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         port = ctx.policy.acl.roce_udp_port
         verdicts: dict[str, AclVerdict] = {}  # one walk per list, however many ports apply it
+        # One finding per list and direction, naming every fabric port that applies it: the
+        # entries of the list are the one cause, and one permit entry fixes them all.
+        users: dict[tuple[str, str], list[tuple[Interface, AclBinding]]] = {}
         for iface in ctx.fabric_ports(device, ("layer3",)):
             for binding in iface.acls:
                 acl = device.acls.get(binding.name)
@@ -65,40 +77,47 @@ class AclDropsRoce(Rule):
                     verdict = verdicts[binding.name] = acl.udp_dport_verdict(port)
                 if verdict.action == "permit":
                     continue
-                direction = "inbound" if binding.direction == "in" else "outbound"
-                if verdict.action == "deny":
-                    culprit = verdict.entry
-                    how = (f"entry '{culprit.text}'" if culprit is not None
-                           else "the implicit deny at its end")
-                    message = (f"ACL {acl.name} ({direction} on {iface.name}) drops all RoCEv2 "
-                               f"traffic (UDP {port}) at {how}")
-                    severity = None
-                    before = culprit
-                else:
-                    if all(e.bth_opcode is not None or e.aeth_syndrome is not None
-                           for e in verdict.shadowing):
-                        continue  # drops chosen by RoCE header fields are ACL002's to report
-                    first = verdict.shadowing[0]
-                    message = (f"ACL {acl.name} ({direction} on {iface.name}) drops part of the "
-                               f"RoCEv2 traffic (UDP {port}) at entry '{first.text}' before it "
-                               "is permitted")
-                    severity = Severity.WARNING
-                    before = first
-                if before is None and verdict.shadowing:
-                    before = verdict.shadowing[0]
-                yield self.finding(
-                    device, iface.name, binding.src, message,
-                    severity=severity,
-                    related=[before.src if before else acl.src],
-                    fix=FixIntent("acl-permit-udp", {
-                        "acl": acl.name,
-                        "family": acl.family,
-                        "standard": acl.standard,
-                        "port": port,
-                        "seq": _free_seq(acl, before),
-                        "before_seq": before.seq if before is not None else None,
-                    }),
-                )
+                if verdict.action != "deny" and all(
+                        e.bth_opcode is not None or e.aeth_syndrome is not None
+                        for e in verdict.shadowing):
+                    continue  # drops chosen by RoCE header fields are ACL002's to report
+                users.setdefault((acl.name, binding.direction), []).append((iface, binding))
+        for (name, direction_code), bound in users.items():
+            acl, verdict = device.acls[name], verdicts[name]
+            iface, binding = bound[0]
+            direction = "inbound" if direction_code == "in" else "outbound"
+            where = fmt_where([i.name for i, _ in bound])
+            if verdict.action == "deny":
+                culprit = verdict.entry
+                how = (f"entry '{culprit.text}'" if culprit is not None
+                       else "the implicit deny at its end")
+                message = (f"ACL {acl.name} ({direction} on {where}) drops all RoCEv2 "
+                           f"traffic (UDP {port}) at {how}")
+                severity = None
+                before = culprit
+            else:
+                first = verdict.shadowing[0]
+                message = (f"ACL {acl.name} ({direction} on {where}) drops part of the "
+                           f"RoCEv2 traffic (UDP {port}) at entry '{first.text}' before it "
+                           "is permitted")
+                severity = Severity.WARNING
+                before = first
+            if before is None and verdict.shadowing:
+                before = verdict.shadowing[0]
+            yield self.finding(
+                device, iface.name, binding.src, message,
+                severity=severity,
+                related=[before.src if before else acl.src,
+                         *(b.src for _, b in bound[1:] if b.src != binding.src)],
+                fix=FixIntent("acl-permit-udp", {
+                    "acl": acl.name,
+                    "family": acl.family,
+                    "standard": acl.standard,
+                    "port": port,
+                    "seq": _free_seq(acl, before),
+                    "before_seq": before.seq if before is not None else None,
+                }),
+            )
 
 
 BTH_OPCODES = {0x81: "CNPs", 0x11: "RC acknowledgements",
