@@ -471,7 +471,10 @@ class EcnProfileConsistent(FabricRule):
     counts with the values most of its ports of that speed use; the values most devices use
     are the reference, and every device with ports that differ is reported, with what most
     devices do. On a tie the profile's `ecn.fix_*` values decide. Queues without ECN are left
-    to ECN001, thresholds in reverse order to ECN003.
+    to ECN001, thresholds in reverse order to ECN003. Where the profile does not require ECN
+    on lossless queues (`ecn.required_on_lossless: false`, PFC-only designs), whether a
+    paused queue marks at all is compared too, on every ASIC and speed: a fabric that mostly
+    runs without ECN, or mostly with it, should not have one switch doing otherwise.
 
     ## Why it matters
     DCQCN reacts to where congestion is marked: a switch that marks from 1 MB while its peers
@@ -490,27 +493,32 @@ class EcnProfileConsistent(FabricRule):
     severity = Severity.WARNING
     category = "ecn"
     vendors = ("eos", "nxos", "sonic")
-    settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes", "ecn.fix_probability")
+    settings = ("ecn.fix_min_bytes", "ecn.fix_max_bytes", "ecn.fix_probability",
+                "ecn.required_on_lossless")
 
     def summarize(self, device: Device, ctx: Context) -> Facts:
         family = device.asic_family
-        if family is None:
+        on_off = not ctx.policy.ecn.required_on_lossless
+        if family is None and not on_off:
             return {}  # thresholds mean something only for a known ASIC
 
         def marking(iface: Interface) -> list[Entry]:
             speed = speed_class(iface.speed_mbps)
-            if speed is None:
-                return []  # a threshold sized for 400G is wrong at 100G: unknown speed, unknown
-            group = (family, speed, device.role)
-            out = []
+            paused = bool(iface.qos.pfc.active_priorities)
+            out: list[Entry] = []
             for queue_id, prios in lossless_queues(device, iface, ctx).items():
                 queue = iface.qos.queues.get(queue_id)
                 ecn = queue.ecn if queue is not None else None
-                low, high = _size(ecn.min_threshold) if ecn else None, (
-                    _size(ecn.max_threshold) if ecn else None)
-                if ecn is not None and not _reversed(low, high):
+                if on_off and paused:
+                    where = ecn.src if ecn else (queue.src if queue else iface.src)
+                    out.append(((ON_OFF, tuple(prios)), ecn is not None, {"ecn": where}))
+                if family is None or speed is None or ecn is None:
+                    continue  # a threshold sized for 400G is wrong at 100G: unknown, unknown
+                low, high = _size(ecn.min_threshold), _size(ecn.max_threshold)
+                if not _reversed(low, high):
                     value = (low, high, ecn.probability)
-                    out.append(((*group, tuple(prios)), value, {"ecn": ecn.src}))
+                    out.append(((family, speed, device.role, tuple(prios)), value,
+                                {"ecn": ecn.src}))
             return out
 
         # The group is per port speed: ports of one QoS settings object may differ in speed.
@@ -519,7 +527,18 @@ class EcnProfileConsistent(FabricRule):
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         ecn = ctx.policy.ecn
         preferred = (ecn.fix_min_bytes, ecn.fix_max_bytes, ecn.fix_probability)
-        for out in outliers(summaries, lambda _group: preferred, ctx):
+        for out in outliers(summaries, lambda group: None if group[0] == ON_OFF else preferred,
+                            ctx):
+            if out.group[0] == ON_OFF:
+                prios = out.group[1]
+                yield self.finding(
+                    out.summary, f"ECN priority {fmt_priorities(prios)}",
+                    out.usage.refs.get("ecn"),
+                    f"{_on_off(out.value, 's')} ECN on the queue of priority "
+                    f"{fmt_priorities(prios)} on {fmt_where(out.usage)}; "
+                    + fmt_majority(out, _on_off, "devices"),
+                )
+                continue
             family, speed, role, prios = out.group
             ports = f"{speed} ports"
             who = f"{family} {role} devices" if role else f"{family} devices"
@@ -530,3 +549,11 @@ class EcnProfileConsistent(FabricRule):
                 f"{_marks(out.value).replace('mark', 'marks', 1)} on {fmt_where(out.usage)}; "
                 + fmt_majority(out, _marks, f"{who} with {ports}"),
             )
+
+
+ON_OFF = "on/off"
+"""ECN006's group for whether a paused queue marks ECN at all (any ASIC, any speed)."""
+
+
+def _on_off(marks: Any, s: str = "") -> str:
+    return f"mark{s}" if marks else ("does not mark" if s else "do not mark")
