@@ -73,7 +73,8 @@ class EcnOnLosslessQueue(Rule):
     """A lossless queue does not mark ECN.
 
     ## What it checks
-    On every fabric port, the egress queue of each lossless priority must have ECN marking
+    On every fabric port that runs PFC, the egress queue of each lossless priority must have
+    ECN marking
     configured (EOS `random-detect ecn` under the `tx-queue`, an NX-OS queuing class with
     `random-detect … ecn`, a SONiC `WRED_PROFILE` whose `ecn` mode marks green packets). The
     check follows the device's traffic-class to queue map. Ports that share one QoS profile
@@ -81,7 +82,8 @@ class EcnOnLosslessQueue(Rule):
     of marking, or one configuration line make one finding,
     on the profile or line, naming how many ports it affects; a port's own configuration makes
     one finding per port. Designs that deliberately run PFC without DCQCN can turn the rule off
-    with `ecn.required_on_lossless: false` in their profile.
+    with `ecn.required_on_lossless: false` in their profile. A port whose PFC pauses nothing
+    has no lossless queue: PFC001 reports it, and ECN001 says nothing there.
 
     ## Why it matters
     DCQCN, the congestion control of RoCEv2 NICs, slows a sender down only when the switch
@@ -113,7 +115,11 @@ class EcnOnLosslessQueue(Rule):
             return
         # Ports whose queue comes from the same profile or line share one finding.
         groups: dict[tuple[str, object, int], list[tuple[Interface, list[int]]]] = {}
-        for iface, queues in ctx.ports_with(device, lambda port: _unmarked(device, port, ctx)):
+        # A port whose PFC pauses nothing has no lossless queue: PFC001 reports the cause,
+        # and asking it for ECN would push a lossy queue toward lossless treatment.
+        for iface, queues in ctx.ports_with(
+                device, lambda port: port.qos.pfc.active_priorities
+                and _unmarked(device, port, ctx)):
             for queue_id, prios, queue in queues:
                 profile = device.profile_of(iface, "queues")
                 wred = queue.wred if queue is not None else None
