@@ -11,14 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from fablint.cli import app
-from fablint.model import TopologyNode
 from fablint.testing_fabrics import ThreeTier
 from tests.conftest import FIXTURES
 
 DEMO = FIXTURES / "demo"
-PODS_KNOWN = "pod" in TopologyNode.model_fields
-"""The topology groups leaves into pods (fablint/topology.py); until then the datasheet says
-"not determined"."""
 
 
 def _sheet(*paths: Path | str) -> dict[str, Any]:
@@ -60,8 +56,8 @@ def test_demo_datasheet_field_by_field() -> None:
     assert ds["injection"]["uniform"] is True
     topo = ds["topology"]
     assert topo["name"].startswith("2-tier fat tree")
-    assert (topo["tiers"], topo["rail_optimised"], topo["director_based"],
-            topo["single_spine"]) == (2, False, False, False)
+    assert (topo["tiers"], topo["pods"], topo["rail_optimised"], topo["director_based"],
+            topo["single_spine"]) == (2, 1, False, False, False)
     over = ds["oversubscription"]
     assert (over["leaves"], over["minimum"], over["median"], over["maximum"]) == (4, 1, 1, 1)
     assert [(r["leaf"], r["host_mbps"], r["uplink_mbps"]) for r in over["per_leaf"]] == \
@@ -141,10 +137,7 @@ def test_generated_three_tier_fabric_field_by_field(tmp_path: Path) -> None:
     topo = ds["topology"]
     assert topo["name"].startswith("3-tier fat tree") and "rail-optimised" in topo["name"]
     assert (topo["tiers"], topo["rail_optimised"]) == (3, True)
-    if PODS_KNOWN:
-        assert topo["pods"] == 2
-    else:
-        assert topo["pods"] is None and "not determined" in topo["note"]
+    assert topo["pods"] == 2 and "2 pods" in topo["name"]
     over = ds["oversubscription"]
     # each leaf: 4 NICs x 400G down, one 400G cable to each of its pod's 2 spines
     assert (over["minimum"], over["median"], over["maximum"]) == (2, 2, 2)

@@ -78,6 +78,8 @@ class Counts(Fact):
     """SHARP Aggregation Nodes folded into their switches."""
     chassis: int = 0
     """Director chassis (several switch chips shown as one node)."""
+    management_links: int = 0
+    """LLDP neighbours on management / out-of-band ports, left out of the fabric."""
 
 
 class Injection(Fact):
@@ -309,7 +311,7 @@ def _counts(topo: Topology) -> tuple[Counts, dict[str, int]]:
             switches[node.role] += 1
         elif node.role == "unknown":
             switches["unknown"] += 1
-        if node.role == "host" and getattr(node, "service", False):
+        if node.role == "host" and node.service:
             service += 1
     host_caps: dict[str, int] = defaultdict(int)
     nics_of: dict[str, set[str]] = defaultdict(set)
@@ -319,7 +321,7 @@ def _counts(topo: Topology) -> tuple[Counts, dict[str, int]]:
     for cable in topo.cables:
         for host, leaf in ((cable.a, cable.b), (cable.b, cable.a)):
             node = topo.nodes.get(host.device)
-            if node is None or node.role != "host" or getattr(node, "service", False):
+            if node is None or node.role != "host" or node.service:
                 continue
             if topo.role(leaf.device) != "leaf":
                 continue
@@ -335,15 +337,15 @@ def _counts(topo: Topology) -> tuple[Counts, dict[str, int]]:
             spread += len(leaves_of[host]) > 1
     per_host = Counter(len(n) for n in nics_of.values())
     rail = multi > 0 and spread * 2 > multi
-    chassis = sum(1 for n in topo.nodes.values() if getattr(n, "chips", 0) > 1)
+    chassis = sum(1 for n in topo.nodes.values() if n.chips > 1)
     counts = Counts(
         switches={t: switches[t] for t in SWITCH_TIERS if switches[t]},
         hosts=len(nics_of), nics=sum(len(n) for n in nics_of.values()),
         nics_per_host=per_host.most_common(1)[0][0] if per_host else None,
         rails=len(indices) if rail and indices else None,
         service_hosts=service,
-        aggregation_nodes=getattr(topo, "aggregation_nodes", 0),
-        chassis=chassis,
+        aggregation_nodes=topo.aggregation_nodes,
+        chassis=chassis, management_links=topo.management_links,
         source="roles from the cabling (fablint/topology.py): leaves are the switches cabled "
         "to hosts, spines and super-spines the tiers above; hosts are NIC ends cabled to "
         "leaves, NICs their ports; rails the distinct NIC indices (mlx5_N, ethN) when most "
@@ -382,13 +384,10 @@ def _class(topo: Topology, counts: Counts) -> TopologyClass:
     tiers = [t for t in ("leaf", "spine", "super-spine") if counts.switches.get(t)]
     pods: int | None = None
     note = None
-    leaves = [n for n in topo.nodes.values() if n.role == "leaf"]
-    if leaves and hasattr(leaves[0], "pod"):
-        found = {getattr(n, "pod", None) for n in leaves} - {None}
-        pods = len(found) if found else None
+    found = {n.pod for n in topo.nodes.values() if n.role == "leaf"} - {None}
+    pods = len(found) if found else None
     if pods is None:
-        note = "pods: not determined (this version of the topology does not group leaves " \
-            "into pods)"
+        note = "pods: not determined (no leaf with uplinks to group by)"
     if len(tiers) == 3:
         name = "3-tier fat tree"
     elif tiers == ["leaf", "spine"]:
@@ -657,6 +656,8 @@ def rows(ds: Datasheet) -> list[tuple[str, str, str]]:
         hosts += f", {c.rails} rails"
     if c.service_hosts:
         hosts += f"; {c.service_hosts} service hosts left out"
+    if c.management_links:
+        hosts += f"; {c.management_links} management-port neighbours left out"
     out.append(("Hosts and NICs", hosts + (f" ({c.note})" if c.note else ""),
                 "the cabling: hosts are the NIC ends cabled to leaves, NICs their ports; rails "
                 "the distinct NIC indices (mlx5_N, ethN) when most multi-NIC hosts spread their "
