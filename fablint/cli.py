@@ -1,4 +1,5 @@
-"""Command line: ``fablint lint | rules | explain | parse | profiles | collect | drift``.
+"""Command line: ``fablint lint | topo | report | rules | explain | parse | profiles | collect |
+drift``.
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage error or an
 input that could not be read or parsed; 3 internal error (a bug: please report it).
@@ -313,6 +314,44 @@ def topo_command(
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(1 if any(f.severity.rank >= 3 for f in result.findings) else 0)
+
+
+@app.command("report")
+def report_command(
+    paths: Annotated[list[str], typer.Argument(help="Configs, LLDP tables, IB and host dumps.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the HTML file here.")
+    ] = None,
+    config: ConfigOption = None,
+    profile: ProfileOption = None,
+    intent: Annotated[
+        Path | None, typer.Option("--intent", help="Intended cabling to compare with.")
+    ] = None,
+    title: Annotated[str, typer.Option("--title", help="Heading of the report.")] = (
+        "Fabric report"),
+) -> None:
+    """One self-contained HTML report: datasheet, plots, topology, findings, devices."""
+    from fablint.report import datasheet, html
+    from fablint.report.digest import digest
+
+    try:
+        project = _load_project(paths, config)
+        policy = _load_profile(project, profile)
+        result = lint(LintOptions(paths=paths, config=project, policy=policy, topology=True,
+                                  intent=_load_intent(intent, project), digest=digest))
+    except (ConfigError, UsageError) as exc:
+        _fail(str(exc))
+    except PathNotFound as exc:
+        _fail(f"path not found: {exc}")
+    topo = result.fabric.topology
+    sheet = datasheet.build(topo, result.fabric, result.digests, policy)
+    page = html.render(sheet, topo, result.findings, result.digests, title=title)
+    if output is not None:
+        _write_atomic(output, page)
+        typer.echo(text_report.plain_summary(result), err=True)
+    else:
+        sys.stdout.write(page)
+    raise typer.Exit(result.exit_code)
 
 
 @app.command("rules")

@@ -1,0 +1,593 @@
+"""``fablint report``: one self-contained HTML file to hand to a reviewer.
+
+The datasheet at the top (the same ``Datasheet`` object as ``fablint topo --format markdown``),
+plots where a plot says more than a table, the topology drawing (tiers, pods, hosts grouped per
+leaf; devices and cables with findings in red and linked to them), the findings as a table that
+filters by severity, family, device and file, and a section per device (ports, QoS chain, PFC and
+ECN per queue). No external URL: the CSS, the script and every picture are inline, so the file
+opens anywhere, offline, and can be attached to a ticket.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from html import escape
+
+from fablint import __version__
+from fablint.checks import REGISTRY
+from fablint.findings import Finding
+from fablint.model import Cable, Topology
+from fablint.report.datasheet import Datasheet, gbps, ratio_text, rows
+from fablint.report.digest import DeviceDigest
+
+DETAIL_LIMIT = 64
+"""Above this many switches the drawing shows one box per pod and tier; each pod is drawn in
+full inside its own expandable section."""
+ROW_LIMIT = 16
+"""Boxes per row of a detailed drawing; a larger tier wraps."""
+SPEED_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2330;
+background:#f6f7f9;font-size:14px}
+header{background:#1d2330;color:#fff;padding:14px 24px}header h1{margin:0;font-size:20px}
+header .sub{opacity:.8;font-size:13px}nav a{color:#cfe0ff;margin-right:14px}
+main{padding:8px 24px 40px}section{background:#fff;border:1px solid #dde1e7;border-radius:6px;
+margin:16px 0;padding:12px 16px}h2{font-size:17px;margin:4px 0 10px}h3{font-size:15px}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;
+padding:4px 8px;border-bottom:1px solid #eceef2}th{background:#f0f2f5;font-weight:600}
+td.src{color:#5b6575;font-size:12px;max-width:520px}td.num{text-align:right}
+.sev{font-weight:600;border-radius:3px;padding:1px 6px;font-size:12px}
+.sev-error{background:#fde2e2;color:#a00}.sev-warning{background:#fff1d6;color:#8a5a00}
+.sev-info{background:#e3edff;color:#1d4ea8}pre{background:#f6f8fa;padding:6px;margin:4px 0;
+overflow:auto;font-size:12px}.filters{display:flex;gap:12px;flex-wrap:wrap;margin-bottom:8px}
+.filters label{font-size:12px;color:#5b6575}.filters select{display:block;min-width:140px}
+tr.hidden{display:none}.yes{color:#176b2c;font-weight:600}.no{color:#a00;font-weight:600}
+svg text{font-family:system-ui,sans-serif}.node rect{fill:#eef4ff;stroke:#446}
+.node.host rect{fill:#f2f2f2}.node.bad rect{fill:#fde2e2;stroke:#d00;stroke-width:2}
+.cable.bad{stroke:#d00;stroke-width:3}details summary{cursor:pointer}
+.legend span{display:inline-block;margin-right:14px;font-size:12px}
+.swatch{display:inline-block;width:18px;height:4px;vertical-align:middle;margin-right:4px}
+.muted{color:#5b6575}.devsec{border-top:1px solid #eceef2;padding:6px 0}
+:target{outline:3px solid #f5b400}
+"""
+
+SCRIPT = """
+(function(){
+  var rows=Array.prototype.slice.call(document.querySelectorAll('#findings tbody tr'));
+  var sels=document.querySelectorAll('.filters select');
+  function apply(){
+    var want={};sels.forEach(function(s){want[s.name]=s.value;});
+    var shown=0;
+    rows.forEach(function(r){
+      var ok=true;for(var k in want){if(want[k]&&r.getAttribute('data-'+k)!==want[k]){ok=false;}}
+      r.classList.toggle('hidden',!ok);if(ok){shown++;}
+    });
+    document.getElementById('shown-count').textContent=shown;
+  }
+  sels.forEach(function(s){s.addEventListener('change',apply);});
+  function open(){
+    var id=decodeURIComponent(location.hash.slice(1));if(!id){return;}
+    if(id.indexOf('filter=')===0){
+      id.slice(7).split(';').forEach(function(kv){
+        var i=kv.indexOf(':');var s=document.querySelector('select[name="'+kv.slice(0,i)+'"]');
+        if(s){s.value=kv.slice(i+1);}
+      });
+      apply();return;
+    }
+    var el=document.getElementById(id);
+    if(el&&el.classList.contains('hidden')){sels.forEach(function(s){s.value='';});apply();}
+    while(el){if(el.tagName==='DETAILS'){el.open=true;}el=el.parentElement;}
+  }
+  window.addEventListener('hashchange',open);open();
+  document.querySelectorAll('[data-filter-device]').forEach(function(a){
+    a.addEventListener('click',function(){
+      var s=document.querySelector('select[name=device]');
+      s.value=a.getAttribute('data-filter-device');apply();
+    });
+  });
+  apply();
+})();
+"""
+
+
+def _id(kind: str, name: str) -> str:
+    """An HTML id for a device or pod: letters, digits, ``-`` and ``_`` only."""
+    return f"{kind}-" + re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", name)
+
+
+def _why(rule_id: str) -> str:
+    rule = REGISTRY.get(rule_id)
+    if rule is None:
+        return ""
+    doc = rule.doc()
+    match = re.search(r"## Why it matters\n(.*?)(?:\n## |\Z)", doc, re.S)
+    return " ".join(match.group(1).split()) if match else ""
+
+
+def render(datasheet: Datasheet, topo: Topology | None, findings: list[Finding],
+           digests: dict[str, object], title: str = "Fabric report") -> str:
+    """The whole report as one HTML document."""
+    devices = {n: d for n, d in digests.items() if isinstance(d, DeviceDigest)}
+    numbered = list(enumerate(findings))
+    by_device: dict[str, list[int]] = defaultdict(list)
+    for n, f in numbered:
+        if f.device:
+            by_device[f.device].append(n)
+    sections = set(devices) | set(by_device)
+    counts = Counter(f.severity.value for f in findings)
+    summary = ", ".join(f"{counts[s]} {s}{'s' if counts[s] != 1 else ''}"
+                        for s in ("error", "warning", "info") if counts[s]) or "no findings"
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8"/>',
+        f"<title>{escape(title)}</title>",
+        '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
+        f"<style>{CSS}</style>", "</head>", "<body>",
+        f'<header><h1>{escape(title)}</h1><div class="sub">fablint {escape(__version__)} · '
+        f'{escape(datasheet.kind.kind)} · <span id="finding-total">{len(findings)}</span> '
+        f"findings ({escape(summary)})</div>"
+        '<nav><a href="#datasheet">Datasheet</a><a href="#plots">Plots</a>'
+        '<a href="#topology">Topology</a><a href="#findings-section">Findings</a>'
+        '<a href="#devices">Devices</a></nav></header>', "<main>",
+        _datasheet(datasheet), _plots(datasheet),
+        _topology(topo, findings, sections) if topo is not None else "",
+        _findings(numbered, sections), _devices(devices, by_device, findings, topo),
+        "</main>", f"<script>//<![CDATA[{SCRIPT}//]]></script>", "</body>", "</html>",
+    ]
+    return "\n".join(p for p in parts if p) + "\n"
+
+
+def _datasheet(ds: Datasheet) -> str:
+    out = ['<section id="datasheet"><h2>Fabric datasheet</h2><table>',
+           "<thead><tr><th>Figure</th><th>Value</th><th>Where it comes from</th></tr></thead>"
+           "<tbody>"]
+    for figure, value, source in rows(ds):
+        slug = re.sub(r"[^a-z0-9]+", "-", figure.lower()).strip("-")
+        cls = ""
+        if figure == "Non-blocking":
+            cls = ' class="yes"' if value.startswith("yes") else \
+                ' class="no"' if value.startswith("no") else ""
+        out.append(f'<tr id="ds-{slug}"><th>{escape(figure)}</th><td{cls}>{escape(value)}</td>'
+                   f'<td class="src">{escape(source)}</td></tr>')
+    out.append("</tbody></table></section>")
+    return "\n".join(out)
+
+
+def _plots(ds: Datasheet) -> str:
+    parts = ['<section id="plots"><h2>Plots</h2>']
+    over = [r for r in ds.oversubscription.per_leaf if r.ratio is not None]
+    if over:
+        parts.append("<h3>Oversubscription per leaf</h3>" + _over_plot(over))
+    if ds.links.rates:
+        parts.append("<h3>Cables per tier and rate</h3>" + _rate_plot(ds))
+    if len(parts) == 1:
+        parts.append('<p class="muted">Nothing to plot: no cable with a known speed.</p>')
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _over_plot(leaves: list) -> str:
+    """One bar per leaf, worst first, with the 1:1 line; bars link to the leaf."""
+    leaves = sorted(leaves, key=lambda r: -r.ratio)
+    width, height, left, bottom = 860, 220, 44, 24
+    top = max(max(r.ratio for r in leaves), 1.0) * 1.1
+    step = (width - left - 10) / len(leaves)
+    bar = min(max(step * 0.8, 0.6), 40)
+
+    def y(v: float) -> float:
+        return 10 + (height - bottom - 10) * (1 - v / top)
+
+    out = [f'<svg id="plot-oversubscription" '
+           f'width="{width}" height="{height}" role="img" '
+           f'aria-label="oversubscription per leaf">']
+    for tick in _ticks(top):
+        out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+                   f'stroke="#eceef2"/><text x="{left - 4}" y="{y(tick) + 4:.1f}" '
+                   f'text-anchor="end" font-size="10">{tick:g}:1</text>')
+    for n, r in enumerate(leaves):
+        x = left + n * step
+        colour = "#d33" if r.ratio > 1 + 1e-9 else "#4a7fd4"
+        out.append(f'<rect class="bar" data-leaf="{escape(r.leaf)}" x="{x:.2f}" '
+                   f'y="{y(r.ratio):.1f}" width="{bar:.2f}" '
+                   f'height="{y(0) - y(r.ratio):.1f}" fill="{colour}"><title>'
+                   f'{escape(r.leaf)}: {ratio_text(r.ratio)} ({gbps(r.host_mbps)} to hosts, '
+                   f'{gbps(r.uplink_mbps)} up)</title></rect>')
+    out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(1):.1f}" y2="{y(1):.1f}" '
+               f'stroke="#176b2c" stroke-dasharray="4 3"/>'
+               f'<text x="{width - 12}" y="{y(1) - 3:.1f}" text-anchor="end" font-size="10" '
+               f'fill="#176b2c">non-blocking 1:1</text>')
+    out.append(f'<text x="{left}" y="{height - 6}" font-size="11">{len(leaves)} leaves, worst '
+               f"first</text></svg>")
+    return "".join(out)
+
+
+def _ticks(top: float) -> list[float]:
+    step = 0.5 if top <= 3 else 1 if top <= 8 else 2 if top <= 16 else 5
+    return [i * step for i in range(int(top / step) + 1)]
+
+
+def _rate_plot(ds: Datasheet) -> str:
+    rates = ds.links.rates
+    width, row = 860, 22
+    most = max(r.cables for r in rates)
+    left = 290
+    out = [f'<svg id="plot-rates" width="{width}" '
+           f'height="{row * len(rates) + 10}" role="img" aria-label="cables per tier and rate">']
+    for n, r in enumerate(rates):
+        y = 5 + n * row
+        w = (width - left - 60) * r.cables / most
+        label = f"{r.tiers}: {r.generation or 'unknown speed'}"
+        out.append(f'<text x="{left - 6}" y="{y + 14}" text-anchor="end" font-size="12">'
+                   f'{escape(label)}</text><rect x="{left}" y="{y + 3}" width="{max(w, 1):.1f}" '
+                   f'height="{row - 8}" fill="{_colour(r.rate_mbps, ds)}"/>'
+                   f'<text x="{left + w + 4:.1f}" y="{y + 14}" font-size="12">{r.cables}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _speeds(ds: Datasheet) -> list[int]:
+    return sorted({r.rate_mbps for r in ds.links.rates if r.rate_mbps}, reverse=True)
+
+
+def _colour(rate: int | None, ds: Datasheet | None = None, speeds: list[int] | None = None
+            ) -> str:
+    speeds = speeds if speeds is not None else _speeds(ds) if ds else []
+    if rate is None or rate not in speeds:
+        return "#bbb"
+    return SPEED_COLOURS[min(speeds.index(rate), len(SPEED_COLOURS) - 1)]
+
+
+# -- topology drawing --------------------------------------------------------------------------
+
+def _cable_findings(topo: Topology, findings: list[Finding]) -> dict[int, list[int]]:
+    """Cable index -> findings about one of its ports (the cables drawn in red)."""
+    ends: dict[tuple[str, str], int] = {}
+    for n, cable in enumerate(topo.cables):
+        ends[(cable.a.device, cable.a.interface)] = n
+        ends[(cable.b.device, cable.b.interface)] = n
+    out: dict[int, list[int]] = defaultdict(list)
+    for n, f in enumerate(findings):
+        for obj in [f.object, *f.objects]:
+            index = ends.get((f.device or "", obj or ""))
+            if index is not None and n not in out[index]:
+                out[index].append(n)
+    return out
+
+
+def _faulty(findings: list[Finding]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = defaultdict(list)
+    for n, f in enumerate(findings):
+        if f.device and not (f.object == "fabric" or (f.object or "").endswith(" tier")):
+            out[f.device].append(n)
+    return out
+
+
+def _natural(name: str) -> tuple[object, ...]:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", name))
+
+
+def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> str:
+    switches = [n for n in topo.nodes.values() if n.role not in ("host", "unknown")]
+    speeds = sorted({c.speed_mbps for c in topo.cables if c.speed_mbps}, reverse=True)
+    legend = ['<div class="legend">'] + [
+        f'<span><i class="swatch" style="background:{_colour(s, speeds=speeds)}"></i>'
+        f"{gbps(s)} cable</span>" for s in speeds] + [
+        '<span><i class="swatch" style="background:#d00;height:6px"></i>cable with a finding'
+        '</span><span><i class="swatch" style="background:#fde2e2;border:1px solid #d00;'
+        'height:10px"></i>device with a finding (click: its section)</span>'
+        '<span><i class="swatch" style="background:#f2f2f2;border:1px solid #446;height:10px">'
+        "</i>hosts grouped per leaf</span></div>"]
+    faulty = _faulty(findings)
+    bad_cables = _cable_findings(topo, findings)
+    out = ['<section id="topology"><h2>Topology</h2>', "".join(legend)]
+    pods = sorted({n.pod for n in switches if n.pod is not None})
+    if len(switches) <= DETAIL_LIMIT or len(pods) < 2:
+        names = {n.name for n in topo.nodes.values()}
+        out.append(_drawing(topo, names, faulty, bad_cables, sections, speeds, "topo-all",
+                            limit_hosts=True))
+    else:
+        out.append(_pod_overview(topo, pods, faulty, speeds))
+        for pod in pods:
+            members = {n.name for n in topo.nodes.values()
+                       if n.pod == pod and n.role not in ("host", "unknown")}
+            tops = {c.b.device if c.a.device in members else c.a.device
+                    for name in members for c in topo.cables_of(name)
+                    if topo.role(c.b.device if c.a.device == name else c.a.device)
+                    == "super-spine"}
+            bad = sum(len(faulty.get(m, [])) for m in members)
+            hosts = {o for m in members for c in topo.cables_of(m)
+                     if topo.role(o := (c.b.device if c.a.device == m else c.a.device)) == "host"}
+            out.append(
+                f'<details id="{_id("pod", str(pod))}"><summary>Pod {pod}: '
+                f"{sum(1 for m in members if topo.role(m) == 'spine')} spines, "
+                f"{sum(1 for m in members if topo.role(m) == 'leaf')} leaves, {len(hosts)} "
+                f"hosts{f', {bad} findings' if bad else ''}</summary>"
+                + _drawing(topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
+                           _id("topo-pod", str(pod)), limit_hosts=True)
+                + "</details>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _pod_overview(topo: Topology, pods: list[int], faulty: dict[str, list[int]],
+                  speeds: list[int]) -> str:
+    """Super-spines on top, one column per pod (spines above leaves above hosts), boxes
+    summarising each pod's tiers; a click opens the pod's full drawing."""
+    per_pod: dict[int, Counter[str]] = defaultdict(Counter)
+    bad: Counter[int] = Counter()
+    for node in topo.nodes.values():
+        if node.pod is not None:
+            per_pod[node.pod][node.role] += 1
+            bad[node.pod] += len(faulty.get(node.name, []))
+    supers = sorted((n.name for n in topo.nodes.values() if n.role == "super-spine"),
+                    key=_natural)
+    col, box_w, box_h = 120, 108, 40
+    per_row = 12
+    rows_ = [pods[i:i + per_row] for i in range(0, len(pods), per_row)]
+    width = max(len(r) for r in rows_) * col + 40
+    height = 70 + len(rows_) * 170
+    out = [f'<svg id="topo-overview" width="{width}" '
+           f'height="{height}" font-size="11">']
+    sbad = sum(len(faulty.get(s, [])) for s in supers)
+    out.append(f'<g class="node{" bad" if sbad else ""}"><rect x="20" y="10" '
+               f'width="{width - 40}" height="{box_h}" rx="5"/><text x="{width / 2:.0f}" '
+               f'y="34" text-anchor="middle">{len(supers)} super-spines'
+               f'{f" ({sbad} findings)" if sbad else ""}</text></g>')
+    for r, row in enumerate(rows_):
+        for c, pod in enumerate(row):
+            x = 20 + c * col
+            y = 80 + r * 170
+            counts = per_pod[pod]
+            href = "#" + _id("pod", str(pod))
+            out.append(f'<line x1="{x + box_w / 2}" y1="50" x2="{x + box_w / 2}" y2="{y}" '
+                       f'stroke="#ccc"/>')
+            for k, (role, label) in enumerate((("spine", "spines"), ("leaf", "leaves"),
+                                               ("host", "hosts"))):
+                cls = "node" + (" host" if role == "host" else "") + \
+                    (" bad" if bad[pod] and role == "leaf" else "")
+                out.append(f'<a href="{href}"><g class="{cls}"><rect x="{x}" y="{y + k * 50}" '
+                           f'width="{box_w}" height="{box_h}" rx="5"/><text x="{x + box_w / 2}" '
+                           f'y="{y + k * 50 + 16}" text-anchor="middle">pod {pod}</text>'
+                           f'<text x="{x + box_w / 2}" y="{y + k * 50 + 31}" '
+                           f'text-anchor="middle">{counts[role]} {label}</text></g></a>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _host_groups(topo: Topology, names: set[str]) -> dict[str, list[str]]:
+    per_host: dict[str, Counter[str]] = defaultdict(Counter)
+    for cable in topo.cables:
+        for h, other in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
+            if h in names and topo.role(h) == "host":
+                per_host[h][other] += 1
+    groups: dict[str, list[str]] = defaultdict(list)
+    for host, leaves in sorted(per_host.items()):
+        groups[leaves.most_common(1)[0][0]].append(host)
+    return groups
+
+
+def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
+             bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
+             svg_id: str, limit_hosts: bool) -> str:
+    """Tiers top to bottom, hosts grouped under the leaf they hang off; cables aggregated per
+    pair of boxes and coloured by speed, red (and linked to the finding) when one has a finding."""
+    rows_: list[list[tuple[str, str, str]]] = []  # (key, label, role)
+
+    def add(items: list[tuple[str, str, str]]) -> None:
+        rows_.extend(items[i:i + ROW_LIMIT] for i in range(0, len(items), ROW_LIMIT))
+
+    for tier in ("super-spine", "spine", "leaf", "switch"):
+        add([(n, n, tier) for n in sorted((n for n in names if topo.role(n) == tier),
+                                          key=_natural)])
+    groups = _host_groups(topo, names)
+    host_row = []
+    grouped: dict[str, str] = {}
+    for leaf in sorted(groups, key=_natural):
+        hosts = groups[leaf]
+        if limit_hosts and len(hosts) > 1:
+            key = f"{leaf}#hosts"
+            host_row.append((key, f"{len(hosts)} hosts", "host"))
+            grouped.update(dict.fromkeys(hosts, key))
+        else:
+            host_row += [(h, h, "host") for h in hosts]
+    add(host_row)
+    box_w, box_h, gap, row_gap, margin = 120, 34, 14, 90, 20
+    width = max((len(r) * (box_w + gap) for r in rows_), default=box_w) + 2 * margin
+    pos: dict[str, tuple[float, float]] = {}
+    for y, row in enumerate(rows_):
+        x0 = (width - (len(row) * (box_w + gap) - gap)) / 2
+        for x, (key, _, _) in enumerate(row):
+            pos[key] = (x0 + x * (box_w + gap), margin + y * row_gap)
+    height = margin * 2 + max(len(rows_) - 1, 0) * row_gap + box_h
+    out = [f'<svg id="{svg_id}" width="{width:.0f}" '
+           f'height="{height:.0f}" font-size="11">']
+    edges: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for n, cable in enumerate(topo.cables):
+        a = grouped.get(cable.a.device, cable.a.device)
+        b = grouped.get(cable.b.device, cable.b.device)
+        if a in pos and b in pos and a != b:
+            edges[(min(a, b), max(a, b))].append(n)
+    lines, bad_lines = [], []
+    for (a, b), members in edges.items():
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        if ay > by:
+            (ax, ay), (bx, by) = (bx, by), (ax, ay)
+        cables: list[Cable] = [topo.cables[m] for m in members]
+        bad = [f for m in members for f in bad_cables.get(m, [])]
+        rate = Counter(c.speed_mbps for c in cables).most_common(1)[0][0]
+        title = escape(f"{a.split('#')[0]} - {b.split('#')[0]}: {len(cables)} cable"
+                       f"{'s' if len(cables) != 1 else ''} at {gbps(rate)}")
+        line = (f'<line x1="{ax + box_w / 2:.1f}" y1="{ay + box_h:.1f}" x2="{bx + box_w / 2:.1f}" '
+                f'y2="{by:.1f}"')
+        if bad:
+            ends = "; ".join(f"{c.a.device} {c.a.interface} - {c.b.device} {c.b.interface}"
+                             for m, c in zip(members, cables, strict=True) if m in bad_cables)
+            bad_lines.append(f'<a href="#f-{bad[0]}"><g class="cable-link" data-finding='
+                             f'"f-{bad[0]}">{line} class="cable bad" data-cable="{escape(ends)}">'
+                             f"<title>{escape(ends)}: {len(bad)} finding(s)</title></line></g></a>")
+        else:
+            lines.append(f'{line} stroke="{_colour(rate, speeds=speeds)}" stroke-width="1" '
+                         f'stroke-opacity="{0.35 if len(edges) > 300 else 0.8}"><title>{title}'
+                         "</title></line>")
+    out += lines + bad_lines
+    labels = {key: (label, role) for row in rows_ for key, label, role in row}
+    for key, (x, y) in pos.items():
+        label, role = labels[key]
+        name = key.split("#")[0]
+        group = key.endswith("#hosts")
+        bad = faulty.get(name) if not group else None
+        cls = "node" + (" host" if role == "host" else "") + (" bad" if bad else "")
+        box = (f'<g class="{cls}" id="{_id(svg_id, key)}"><rect x="{x:.1f}" y="{y:.1f}" '
+               f'width="{box_w}" height="{box_h}" rx="5"/><text x="{x + box_w / 2:.1f}" '
+               f'y="{y + box_h / 2 + 4:.1f}" text-anchor="middle">{escape(label[:19])}</text>'
+               f"<title>{escape(label if not group else label + ' under ' + name)}"
+               f"{f': {len(bad)} finding(s)' if bad else ''}</title></g>")
+        if name in sections and not group:
+            box = f'<a href="#{_id("dev", name)}">{box}</a>'
+        out.append(box)
+    out.append("</svg>")
+    return "".join(out)
+
+
+# -- findings ----------------------------------------------------------------------------------
+
+def _options(name: str, label: str, values: Iterable[str]) -> str:
+    opts = "".join(f'<option value="{escape(v)}">{escape(v)}</option>'
+                   for v in sorted(set(values), key=_natural))
+    return (f'<label>{escape(label)}<select name="{name}"><option value="">all</option>{opts}'
+            "</select></label>")
+
+
+def _findings(numbered: list[tuple[int, Finding]], sections: set[str]) -> str:
+    fs = [f for _, f in numbered]
+    out = ['<section id="findings-section"><h2>Findings</h2><div class="filters">',
+           _options("severity", "Severity", (f.severity.value for f in fs)),
+           _options("family", "Family", (f.category for f in fs)),
+           _options("device", "Device", (f.device or "-" for f in fs)),
+           _options("file", "File", (f.file or "-" for f in fs)),
+           f'</div><p><span id="shown-count">{len(fs)}</span> of {len(fs)} findings shown</p>',
+           '<table id="findings"><thead><tr><th>Severity</th><th>Rule</th><th>Device</th>'
+           "<th>Where</th><th>Message, why and fix</th></tr></thead><tbody>"]
+    whys: dict[str, str] = {}
+    for n, f in numbered:
+        why = whys.setdefault(f.rule, _why(f.rule))
+        where = f"{f.file or '-'}:{f.line}" if f.line else (f.file or "-")
+        device = escape(f.device or "-")
+        if f.device and f.device in sections:
+            device = f'<a href="#{_id("dev", f.device)}">{device}</a>'
+        fix = f"<pre>{escape(f.fix)}</pre>" if f.fix else ""
+        out.append(
+            f'<tr id="f-{n}" data-severity="{f.severity.value}" data-family="{escape(f.category)}"'
+            f' data-device="{escape(f.device or "-")}" data-file="{escape(f.file or "-")}">'
+            f'<td><span class="sev sev-{f.severity.value}">{f.severity.value}</span></td>'
+            f"<td>{escape(f.rule)}<div class=\"muted\">{escape(f.category)}</div></td>"
+            f"<td>{device}</td><td><code>{escape(where)}</code></td>"
+            f"<td>{escape(f.message)}"
+            + (f"<details><summary>why</summary>{escape(why)}</details>" if why else "")
+            + (f"<details open='open'><summary>fix</summary>{fix}</details>" if fix else "")
+            + "</td></tr>")
+    out.append("</tbody></table></section>")
+    return "\n".join(out)
+
+
+# -- devices -----------------------------------------------------------------------------------
+
+def _devices(devices: dict[str, DeviceDigest], by_device: dict[str, list[int]],
+             findings: list[Finding], topo: Topology | None) -> str:
+    names = sorted(set(devices) | set(by_device), key=_natural)
+    neighbours: dict[tuple[str, str], str] = {}
+    if topo is not None:
+        for c in topo.cables:
+            neighbours[(c.a.device, c.a.interface)] = f"{c.b.device} {c.b.interface}"
+            neighbours[(c.b.device, c.b.interface)] = f"{c.a.device} {c.a.interface}"
+    out = ['<section id="devices"><h2>Devices</h2>',
+           f'<p class="muted">{len(names)} devices; a device with findings opens from the '
+           "drawing and the findings table.</p>"]
+    for name in names:
+        d = devices.get(name)
+        mine = by_device.get(name, [])
+        role = topo.role(name) if topo is not None and name in topo.nodes else None
+        head = escape(name) + (f" <span class=\"muted\">{escape(d.vendor)}"
+                               f"{' ' + escape(d.platform) if d and d.platform else ''}"
+                               f"{' · ' + role if role else ''}</span>" if d else "")
+        badge = (f' <span class="sev sev-{findings[mine[0]].severity.value}">{len(mine)} '
+                 f"finding{'s' if len(mine) != 1 else ''}</span>") if mine else ""
+        body = []
+        if mine:
+            body.append("<p>" + ", ".join(
+                f'<a href="#f-{n}">{escape(findings[n].rule)}</a>' for n in mine) +
+                f' · <a href="#findings-section" data-filter-device="{escape(name)}">show only '
+                "these in the table</a></p>")
+        if d is not None:
+            body.append(_device_body(d, neighbours))
+        out.append(f'<details class="devsec" id="{_id("dev", name)}"><summary>{head}{badge}'
+                   f"</summary>{''.join(body)}</details>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _device_body(d: DeviceDigest, neighbours: dict[tuple[str, str], str]) -> str:
+    parts = [f'<p class="muted">{escape(", ".join(d.files))}</p>']
+    if d.ports:
+        parts.append("<h3>Ports</h3><table><thead><tr><th>Port</th><th>Speed</th><th>MTU</th>"
+                     "<th>State</th><th>Mode</th><th>PFC</th><th>Neighbour</th>"
+                     "<th>Description</th></tr></thead><tbody>")
+        pfc = {p: g.pfc_priorities for g in d.qos_groups for p in g.ports}
+        for p in d.ports:
+            parts.append(
+                f"<tr><td>{escape(p.name)}</td><td>{gbps(p.speed_mbps) if p.speed_mbps else '-'}"
+                f"</td><td>{p.mtu or '-'}</td><td>{'up' if p.admin_up else 'shut'}</td>"
+                f"<td>{'routed' if p.routed else p.kind if p.kind != 'physical' else 'switched'}"
+                f"{'' if p.fabric else ' (not RoCE)'}</td>"
+                f"<td>{','.join(map(str, pfc.get(p.name, ()))) or '-'}</td>"
+                f"<td>{escape(neighbours.get((d.name, p.name), ''))}</td>"
+                f"<td>{escape(p.description or '')}</td></tr>")
+        parts.append("</tbody></table>")
+    for k, g in enumerate(d.qos_groups):
+        ports = ", ".join(g.ports[:8]) + (f", … {len(g.ports) - 8} more" if len(g.ports) > 8
+                                           else "")
+        parts.append(f"<h3>QoS of {len(g.ports)} port{'s' if len(g.ports) != 1 else ''} "
+                     f'<span class="muted">({escape(ports)})</span></h3>'
+                     f"<p>trust {escape(g.trust or 'not set')}; PFC "
+                     f"{','.join(map(str, g.pfc_priorities)) or 'off'}; watchdog "
+                     f"{'on' if g.watchdog else 'off'}"
+                     f"{'; 802.3x pause on' if g.link_pause else ''}</p>")
+        parts.append(f'<table class="chain" id="{_id("chain", d.name + "-" + str(k))}"><thead>'
+                     "<tr><th>DSCP</th><th>Traffic class</th><th>PFC priority</th>"
+                     "<th>Queue</th><th></th></tr></thead><tbody>")
+        parts += [f"<tr><td>{escape(s.dscps)}</td><td>{s.traffic_class}</td><td>{s.priority}"
+                  f"</td><td>{s.queue}</td><td class=\"{'yes' if s.lossless else 'muted'}\">"
+                  f"{'lossless' if s.lossless else 'lossy'}</td></tr>" for s in g.chain]
+        parts.append("</tbody></table>")
+        if g.queues:
+            parts.append("<table><thead><tr><th>Queue</th><th>Scheduling</th><th>Lossless "
+                         "priorities</th><th>ECN (min - max, probability)</th><th>WRED drop"
+                         "</th></tr></thead><tbody>")
+            for q in g.queues:
+                ecn = (f"{q.ecn[0] or '?'} - {q.ecn[1] or '?'}"
+                       f"{f', {q.ecn[2]} %' if q.ecn[2] is not None else ''}"
+                       if q.ecn else ("<span class=\"no\">none</span>" if q.lossless_priorities
+                                      else "-"))
+                sched = escape(q.scheduling or "-") + (f" {q.bandwidth_percent} %"
+                                                       if q.bandwidth_percent else "")
+                parts.append(f"<tr><td>{q.id}</td><td>{sched}</td>"
+                             f"<td>{','.join(map(str, q.lossless_priorities)) or '-'}</td>"
+                             f"<td>{ecn if q.ecn is None else escape(ecn)}</td>"
+                             f"<td>{'yes' if q.wred_drops else '-'}</td></tr>")
+            parts.append("</tbody></table>")
+    if d.nics:
+        parts.append("<h3>NICs</h3><table><thead><tr><th>NIC</th><th>RDMA</th><th>MTU</th>"
+                     "<th>Trust</th><th>PFC</th><th>RoCE DSCP</th><th>DCQCN NP</th>"
+                     "<th>DCQCN RP</th></tr></thead><tbody>")
+        for nic in d.nics:
+            def fmt(v: tuple[int, ...] | None) -> str:
+                return "not reported" if v is None else ",".join(map(str, v)) or "off"
+            parts.append(f"<tr><td>{escape(nic.name)}</td><td>{escape(nic.rdma_device or '-')}"
+                         f"</td><td>{nic.mtu or '-'}</td><td>{escape(nic.trust or '-')}</td>"
+                         f"<td>{fmt(nic.pfc_priorities)}</td><td>{nic.roce_dscp or '-'}</td>"
+                         f"<td>{fmt(nic.np_priorities)}</td><td>{fmt(nic.rp_priorities)}</td>"
+                         "</tr>")
+        parts.append("</tbody></table>")
+    return "".join(parts)
