@@ -30,6 +30,7 @@ from fablint.engine import (
     lint,
 )
 from fablint.ingest import PathNotFound, parse_file
+from fablint.parallel import gc_paused
 from fablint.parsers import PARSERS
 from fablint.policy import Policy
 from fablint.profiles import display_path, load_policy, profile_infos, show_json, show_yaml
@@ -302,7 +303,8 @@ def topo_command(
         _fail("no cabling found: give LLDP neighbour tables, SONiC DEVICE_NEIGHBOR or IB "
               "dumps along with the configurations")
     if sheet:
-        ds = datasheet.build(topo, result.fabric, result.digests, policy)
+        with gc_paused():
+            ds = datasheet.build(topo, result.fabric, result.digests, policy)
         text = datasheet.render_markdown(ds) if output_format == TopoFormat.markdown else \
             TOPO_RENDERERS["json"](topo, result.findings, ds)
     else:
@@ -344,8 +346,9 @@ def report_command(
     except PathNotFound as exc:
         _fail(f"path not found: {exc}")
     topo = result.fabric.topology
-    sheet = datasheet.build(topo, result.fabric, result.digests, policy)
-    page = html.render(sheet, topo, result.findings, result.digests, title=title)
+    with gc_paused():  # the lint's heap is large: collections would walk it over and over
+        sheet = datasheet.build(topo, result.fabric, result.digests, policy)
+        page = html.render(sheet, topo, result.findings, result.digests, title=title)
     if output is not None:
         _write_atomic(output, page)
         typer.echo(text_report.plain_summary(result), err=True)

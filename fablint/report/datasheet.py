@@ -236,12 +236,15 @@ def build(topo: Topology | None, fabric: Fabric, digests: dict[str, Any],
             non_blocking=NonBlocking(source="cables", note=none),
             lossless=_lossless(devices, policy, kind.kind),
         )
+    roles = {name: node.role for name, node in topo.nodes.items()}
+    caps = {name: topo.capacities(name) for name, role in roles.items()
+            if role in ("leaf", "spine")}
     counts, host_caps = _counts(topo)
-    over = _oversubscription(topo)
+    over = _oversubscription(topo, caps)
     bis = _bisection(topo, counts.hosts)
     return Datasheet(
-        kind=kind, links=_links(topo, fabric), counts=counts,
-        injection=_injection(host_caps, topo), topology=_class(topo, counts),
+        kind=kind, links=_links(topo, fabric, roles), counts=counts,
+        injection=_injection(host_caps, topo, roles), topology=_class(topo, counts),
         oversubscription=over, bisection=bis, non_blocking=_non_blocking(over, bis),
         lossless=_lossless(devices, policy, kind.kind),
     )
@@ -270,13 +273,18 @@ def _kind(topo: Topology | None, fabric: Fabric, devices: list[DeviceDigest]) ->
     return FabricKind(kind=name, source="; ".join(parts) or "no fabric input")
 
 
-def _pair(topo: Topology, a: str, b: str) -> str:
-    order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
-    roles = sorted((topo.role(a), topo.role(b)), key=lambda r: order.get(r, 9))
-    return "-".join(roles)
+_ORDER = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
 
 
-def _links(topo: Topology, fabric: Fabric) -> Links:
+def _pair(roles: dict[str, str], a: str, b: str) -> str:
+    ra, rb = roles.get(a, "unknown"), roles.get(b, "unknown")
+    if _ORDER.get(ra, 9) > _ORDER.get(rb, 9) or (ra > rb and _ORDER.get(ra, 9) == _ORDER.get(
+            rb, 9)):
+        ra, rb = rb, ra
+    return f"{ra}-{rb}"
+
+
+def _links(topo: Topology, fabric: Fabric, roles: dict[str, str]) -> Links:
     ib_label: dict[int, Counter[str]] = defaultdict(Counter)
     for link in fabric.links:
         speed = link.a_speed or link.b_speed
@@ -285,7 +293,7 @@ def _links(topo: Topology, fabric: Fabric) -> Links:
             ib_label[info.lane_mbps * link.width][f"{link.width}x {info.name}"] += 1
     groups: Counter[tuple[str, int | None]] = Counter()
     for cable in topo.cables:
-        groups[(_pair(topo, cable.a.device, cable.b.device), cable.speed_mbps)] += 1
+        groups[(_pair(roles, cable.a.device, cable.b.device), cable.speed_mbps)] += 1
     order = {"host-leaf": 0, "leaf-spine": 1, "spine-super-spine": 2}
     rates = []
     for (tiers, rate), n in sorted(groups.items(),
@@ -363,10 +371,9 @@ def _most_common(values: Iterable[int]) -> tuple[int | None, bool]:
     return counter.most_common(1)[0][0], len(counter) == 1
 
 
-def _injection(host_caps: dict[str, int], topo: Topology) -> Injection:
-    nic_speeds = [c.speed_mbps for c in topo.cables if c.speed_mbps and
-                  "host" in (topo.role(c.a.device), topo.role(c.b.device))
-                  and "leaf" in (topo.role(c.a.device), topo.role(c.b.device))]
+def _injection(host_caps: dict[str, int], topo: Topology, roles: dict[str, str]) -> Injection:
+    nic_speeds = [c.speed_mbps for c in topo.cables if c.speed_mbps
+                  and {roles.get(c.a.device), roles.get(c.b.device)} == {"host", "leaf"}]
     per_nic, nic_uniform = _most_common(nic_speeds)
     per_host, host_uniform = _most_common(v for v in host_caps.values() if v)
     note = None
@@ -412,12 +419,12 @@ def _class(topo: Topology, counts: Counts) -> TopologyClass:
         "director chassis from the topology's grouping")
 
 
-def _leaf_ratios(topo: Topology) -> list[LeafRatio]:
+def _leaf_ratios(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> list[LeafRatio]:
     rows = []
     for node in topo.nodes.values():
         if node.role != "leaf":
             continue
-        down, up, unknown = topo.capacities(node.name)
+        down, up, unknown = caps[node.name]
         ratio = round(down / up, 4) if up and down and not unknown else None
         rows.append(LeafRatio(leaf=node.name, host_mbps=down, uplink_mbps=up, ratio=ratio))
     rows.sort(key=lambda r: _natural(r.leaf))
@@ -430,21 +437,22 @@ def _natural(name: str) -> tuple[Any, ...]:
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", name))
 
 
-def _oversubscription(topo: Topology) -> Oversubscription:
-    rows = _leaf_ratios(topo)
+def _oversubscription(topo: Topology, caps: dict[str, tuple[int, int, int]]
+                      ) -> Oversubscription:
+    rows = _leaf_ratios(topo, caps)
     known = [r for r in rows if r.ratio is not None]
     ratios = [r.ratio for r in known if r.ratio is not None]
     tiers = []
     for role in ("leaf", "spine"):
         members = [n.name for n in topo.nodes.values() if n.role == role]
-        caps = [topo.capacities(m) for m in members]
+        totals = [caps[m] for m in members]
         if not members:
             continue
-        down = sum(d for d, _, _ in caps)
-        up = sum(u for _, u, _ in caps)
+        down = sum(d for d, _, _ in totals)
+        up = sum(u for _, u, _ in totals)
         if not up:
             continue  # the top tier: nothing above it
-        unknown = any(u for _, _, u in caps)
+        unknown = any(u for _, _, u in totals)
         tiers.append(TierRatio(tier=role, members=len(members), down_mbps=down, up_mbps=up,
                                ratio=None if unknown or not down else round(down / up, 4)))
     worst = sorted(known, key=lambda r: (-(r.ratio or 0), _natural(r.leaf)))[:WORST_LEAVES]

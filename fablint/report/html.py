@@ -93,6 +93,14 @@ SCRIPT = """
 """
 
 
+def _esc(text: str) -> str:
+    """``html.escape``, skipped for the usual text that needs none (the per-port tables call it
+    a hundred thousand times)."""
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return escape(text)
+    return text
+
+
 def _id(kind: str, name: str) -> str:
     """An HTML id for a device or pod: letters, digits, ``-`` and ``_`` only."""
     return f"{kind}-" + re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", name)
@@ -283,10 +291,13 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> st
     bad_cables = _cable_findings(topo, findings)
     out = ['<section id="topology"><h2>Topology</h2>', "".join(legend)]
     pods = sorted({n.pod for n in switches if n.pod is not None})
-    if len(switches) <= DETAIL_LIMIT or len(pods) < 2:
+    if len(switches) <= DETAIL_LIMIT:
         names = {n.name for n in topo.nodes.values()}
         out.append(_drawing(topo, names, faulty, bad_cables, sections, speeds, "topo-all",
                             limit_hosts=True))
+    elif len(pods) < 2:
+        out.append(_grouped(topo, {n.name for n in topo.nodes.values()}, faulty, bad_cables,
+                            sections, speeds, "topo-groups"))
     else:
         out.append(_pod_overview(topo, pods, faulty, speeds))
         for pod in pods:
@@ -304,8 +315,9 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> st
                 f"{sum(1 for m in members if topo.role(m) == 'spine')} spines, "
                 f"{sum(1 for m in members if topo.role(m) == 'leaf')} leaves, {len(hosts)} "
                 f"hosts{f', {bad} findings' if bad else ''}</summary>"
-                + _drawing(topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
-                           _id("topo-pod", str(pod)), limit_hosts=True)
+                + (_drawing if len(members) + len(tops) <= DETAIL_LIMIT else _grouped)(
+                    topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
+                    _id("topo-pod", str(pod)))
                 + "</details>")
     out.append("</section>")
     return "\n".join(out)
@@ -370,7 +382,7 @@ def _host_groups(topo: Topology, names: set[str]) -> dict[str, list[str]]:
 
 def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
              bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
-             svg_id: str, limit_hosts: bool) -> str:
+             svg_id: str, limit_hosts: bool = True) -> str:
     """Tiers top to bottom, hosts grouped under the leaf they hang off; cables aggregated per
     pair of boxes and coloured by speed, red (and linked to the finding) when one has a finding."""
     rows_: list[list[tuple[str, str, str]]] = []  # (key, label, role)
@@ -451,6 +463,129 @@ def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
     return "".join(out)
 
 
+def _grouped(topo: Topology, names: set[str], faulty: dict[str, list[int]],
+             bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
+             svg_id: str) -> str:
+    """Too many switches to draw one by one: switches that look alike (same tier, same rail,
+    same number of cables down and up) are one box, their hosts another; cables aggregated per
+    pair of boxes. Each box lists its members (linked to their sections) below the drawing."""
+    roles = {n: topo.role(n) for n in names}
+    rail: dict[str, Counter[int]] = defaultdict(Counter)
+    shape: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
+    for cable in topo.cables:
+        a, b = cable.a, cable.b
+        ra, rb = roles.get(a.device), roles.get(b.device)
+        if ra is None or rb is None:
+            continue
+        for near, far, rn, rf in ((a, b, ra, rb), (b, a, rb, ra)):
+            if rn == "host":
+                continue
+            shape[near.device][0 if order.get(rf, 9) < order.get(rn, 9) else 1] += 1
+            if rf == "host":
+                index = re.search(r"(\d+)$", far.interface)
+                if index:
+                    rail[near.device][int(index.group(1))] += 1
+    group_of: dict[str, str] = {}
+    members: dict[str, list[str]] = defaultdict(list)
+    for name in sorted(names, key=_natural):
+        role = roles[name]
+        if role == "host":
+            continue
+        r = rail[name].most_common(1)[0][0] if rail[name] else None
+        down, up = shape[name]
+        key = f"{role}|{r}|{down}|{up}"
+        group_of[name] = key
+        members[key].append(name)
+    hosts_of: dict[str, set[str]] = defaultdict(set)
+    for cable in topo.cables:
+        for h, s_ in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
+            if roles.get(h) == "host" and s_ in group_of:
+                hosts_of[group_of[s_]].add(h)
+    for key, hosts in hosts_of.items():
+        for h in hosts:
+            group_of.setdefault(h, f"{key}#hosts")
+        members[f"{key}#hosts"] = sorted(hosts, key=_natural)
+    tiers = ("super-spine", "spine", "leaf", "switch", "unknown")
+    rows_: list[list[str]] = []
+    for tier in tiers:
+        keys = [k for k in members if k.split("|")[0] == tier and not k.endswith("#hosts")]
+        rows_ += [keys[i:i + ROW_LIMIT] for i in range(0, len(keys), ROW_LIMIT)]
+    host_keys = [k for k in members if k.endswith("#hosts")]
+    rows_ += [host_keys[i:i + ROW_LIMIT] for i in range(0, len(host_keys), ROW_LIMIT)]
+    box_w, box_h, gap, row_gap, margin = 132, 40, 14, 100, 20
+    width = max((len(r) * (box_w + gap) for r in rows_), default=box_w) + 2 * margin
+    pos: dict[str, tuple[float, float]] = {}
+    for y, row in enumerate(rows_):
+        x0 = (width - (len(row) * (box_w + gap) - gap)) / 2
+        for x, key in enumerate(row):
+            pos[key] = (x0 + x * (box_w + gap), margin + y * row_gap)
+    height = margin * 2 + max(len(rows_) - 1, 0) * row_gap + box_h
+    edges: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for n, cable in enumerate(topo.cables):
+        a, b = group_of.get(cable.a.device), group_of.get(cable.b.device)
+        if a and b and a != b:
+            edges[(min(a, b), max(a, b))].append(n)
+    gid = {key: _id(svg_id, f"g{n}") for n, key in enumerate(members)}
+    out = [f'<svg id="{svg_id}" width="{width:.0f}" height="{height:.0f}" font-size="11">']
+    bad_lines = []
+    for (a, b), cables in edges.items():
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        if ay > by:
+            (ax, ay), (bx, by) = (bx, by), (ax, ay)
+        rate = Counter(topo.cables[m].speed_mbps for m in cables).most_common(1)[0][0]
+        bad = [f for m in cables for f in bad_cables.get(m, [])]
+        line = (f'<line x1="{ax + box_w / 2:.1f}" y1="{ay + box_h:.1f}" '
+                f'x2="{bx + box_w / 2:.1f}" y2="{by:.1f}"')
+        title = f"{len(cables)} cables at {gbps(rate)}"
+        if bad:
+            ends = "; ".join(f"{c.a.device} {c.a.interface} - {c.b.device} {c.b.interface}"
+                             for c in (topo.cables[m] for m in cables if m in bad_cables))
+            bad_lines.append(f'<a href="#f-{bad[0]}"><g class="cable-link" data-finding='
+                             f'"f-{bad[0]}">{line} class="cable bad" data-cable="{escape(ends)}">'
+                             f"<title>{escape(ends)}: {len(bad)} finding(s)</title></line></g></a>")
+        else:
+            width_ = min(1 + len(cables) / 64, 6)
+            out.append(f'{line} stroke="{_colour(rate, speeds=speeds)}" '
+                       f'stroke-width="{width_:.1f}" stroke-opacity="0.6"><title>{title}'
+                       "</title></line>")
+    out += bad_lines
+    lists = []
+    for key, (x, y) in pos.items():
+        names_ = members[key]
+        group = key.endswith("#hosts")
+        role, r = key.split("|")[0], key.split("|")[1]
+        if group:
+            label = f"{len(names_)} hosts"
+        else:
+            label = f"{len(names_)} {role if len(names_) == 1 else _plural_role(role)}"
+        sub = (f"rail {r}" if r != "None" and not group and role == "leaf" else
+               f"{names_[0]} …" if len(names_) > 1 else names_[0])
+        bad = sum(len(faulty.get(m, [])) for m in names_)
+        cls = "node" + (" host" if group else "") + (" bad" if bad else "")
+        target = gid[key.removesuffix("#hosts")]
+        out.append(f'<a href="#{target}"><g class="{cls}"><rect x="{x:.1f}" y="{y:.1f}" '
+                   f'width="{box_w}" height="{box_h}" rx="5"/><text x="{x + box_w / 2:.1f}" '
+                   f'y="{y + 16:.1f}" text-anchor="middle">{escape(label)}</text>'
+                   f'<text x="{x + box_w / 2:.1f}" y="{y + 31:.1f}" text-anchor="middle" '
+                   f'font-size="10">{escape(sub[:22])}</text><title>{escape(label)}'
+                   f"{f': {bad} finding(s)' if bad else ''}</title></g></a>")
+        if not group:
+            items = ", ".join(
+                (f'<a href="#{_id("dev", m)}">{escape(m)}</a>' if m in sections else escape(m))
+                + (f' <span class="no">({len(faulty[m])})</span>' if faulty.get(m) else "")
+                for m in names_)
+            lists.append(f'<details id="{gid[key]}"><summary>{escape(label)} ({escape(sub)})'
+                         f"{f', {bad} findings' if bad else ''}</summary><p>{items}</p>"
+                         "</details>")
+    out.append("</svg>")
+    return "".join(out) + "".join(lists)
+
+
+def _plural_role(role: str) -> str:
+    return "leaves" if role == "leaf" else role + ("es" if role.endswith("switch") else "s")
+
+
 # -- findings ----------------------------------------------------------------------------------
 
 def _options(name: str, label: str, values: Iterable[str]) -> str:
@@ -528,6 +663,10 @@ def _devices(devices: dict[str, DeviceDigest], by_device: dict[str, list[int]],
     return "\n".join(out)
 
 
+_QOS_HTML: dict[tuple[object, object], str] = {}
+"""Rendered chain and queue tables by their content: a fabric's switches share a few."""
+
+
 def _device_body(d: DeviceDigest, neighbours: dict[tuple[str, str], str]) -> str:
     parts = [f'<p class="muted">{escape(", ".join(d.files))}</p>']
     if d.ports:
@@ -537,15 +676,15 @@ def _device_body(d: DeviceDigest, neighbours: dict[tuple[str, str], str]) -> str
         pfc = {p: g.pfc_priorities for g in d.qos_groups for p in g.ports}
         for p in d.ports:
             parts.append(
-                f"<tr><td>{escape(p.name)}</td><td>{gbps(p.speed_mbps) if p.speed_mbps else '-'}"
+                f"<tr><td>{_esc(p.name)}</td><td>{gbps(p.speed_mbps) if p.speed_mbps else '-'}"
                 f"</td><td>{p.mtu or '-'}</td><td>{'up' if p.admin_up else 'shut'}</td>"
                 f"<td>{'routed' if p.routed else p.kind if p.kind != 'physical' else 'switched'}"
                 f"{'' if p.fabric else ' (not RoCE)'}</td>"
                 f"<td>{','.join(map(str, pfc.get(p.name, ()))) or '-'}</td>"
-                f"<td>{escape(neighbours.get((d.name, p.name), ''))}</td>"
-                f"<td>{escape(p.description or '')}</td></tr>")
+                f"<td>{_esc(neighbours.get((d.name, p.name), ''))}</td>"
+                f"<td>{_esc(p.description or '')}</td></tr>")
         parts.append("</tbody></table>")
-    for k, g in enumerate(d.qos_groups):
+    for g in d.qos_groups:
         ports = ", ".join(g.ports[:8]) + (f", … {len(g.ports) - 8} more" if len(g.ports) > 8
                                            else "")
         parts.append(f"<h3>QoS of {len(g.ports)} port{'s' if len(g.ports) != 1 else ''} "
@@ -554,7 +693,12 @@ def _device_body(d: DeviceDigest, neighbours: dict[tuple[str, str], str]) -> str
                      f"{','.join(map(str, g.pfc_priorities)) or 'off'}; watchdog "
                      f"{'on' if g.watchdog else 'off'}"
                      f"{'; 802.3x pause on' if g.link_pause else ''}</p>")
-        parts.append(f'<table class="chain" id="{_id("chain", d.name + "-" + str(k))}"><thead>'
+        cached = _QOS_HTML.get((g.chain, g.queues))
+        if cached is not None:
+            parts.append(cached)
+            continue
+        start = len(parts)
+        parts.append('<table class="chain"><thead>'
                      "<tr><th>DSCP</th><th>Traffic class</th><th>PFC priority</th>"
                      "<th>Queue</th><th></th></tr></thead><tbody>")
         parts += [f"<tr><td>{escape(s.dscps)}</td><td>{s.traffic_class}</td><td>{s.priority}"
@@ -577,6 +721,7 @@ def _device_body(d: DeviceDigest, neighbours: dict[tuple[str, str], str]) -> str
                              f"<td>{ecn if q.ecn is None else escape(ecn)}</td>"
                              f"<td>{'yes' if q.wred_drops else '-'}</td></tr>")
             parts.append("</tbody></table>")
+        _QOS_HTML[(g.chain, g.queues)] = "".join(parts[start:])
     if d.nics:
         parts.append("<h3>NICs</h3><table><thead><tr><th>NIC</th><th>RDMA</th><th>MTU</th>"
                      "<th>Trust</th><th>PFC</th><th>RoCE DSCP</th><th>DCQCN NP</th>"
