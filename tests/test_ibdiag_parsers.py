@@ -283,3 +283,13 @@ def test_large_generated_fabric_reads_the_same_in_every_format() -> None:
                         for x in result.links}))
     assert len(shapes[0][0]) == len(fabric.nodes) and len(shapes[0][1]) == len(fabric.cables)
     assert all(shape == shapes[0] for shape in shapes)
+
+
+def test_db_csv_without_links_says_the_cables_are_missing() -> None:
+    text = (SAME / "ibdiagnet2.db_csv").read_text()
+    start, end = text.index("START_LINKS"), text.index("END_LINKS") + len("END_LINKS")
+    result = PARSERS["ibdiagnet-db-csv"].parse(text[:start] + text[end:], "x")
+    assert len(result.ib_nodes) == 15 and result.links == []
+    ports_line = text.split("\n").index("START_PORTS") + 1
+    assert [(p.line, p.message[:20]) for p in result.problems] == [
+        (ports_line, "no LINKS section: th")]

@@ -42,7 +42,24 @@ _START = re.compile(r"^START_([A-Z0-9_]+)$")
 _READ = frozenset({"NODES", "PORTS", "LINKS", "PORT_HIERARCHY_INFO"})
 _KNOWN_SECTIONS = frozenset({"NODES", "PORTS", "LINKS", "SWITCHES", "PM_INFO", "NODES_INFO",
                              "CABLE_INFO", "EXTENDED_PORT_INFO", "PORT_HIERARCHY_INFO", "PKEY"})
-Row = dict[str, str]
+
+
+class Row:
+    """One CSV row, its cells looked up by the section's lower-case column names (a dict per
+    row would cost more than reading the row)."""
+
+    __slots__ = ("cells", "columns")
+
+    def __init__(self, columns: dict[str, int], cells: list[str]) -> None:
+        self.columns = columns
+        self.cells = cells
+
+    def get(self, name: str) -> str | None:
+        index = self.columns.get(name)
+        return None if index is None else self.cells[index]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.columns
 
 
 def _cells(line: str) -> list[str]:
@@ -50,7 +67,10 @@ def _cells(line: str) -> list[str]:
     line by line otherwise (a quote left open must not swallow the next rows)."""
     if '"' not in line:
         return line.split(",")
-    return next(csv.reader([line]), [])
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:  # a stray carriage return or NUL inside the row: not a row then
+        return []
 
 
 class IbdiagDbCsvParser:
@@ -83,6 +103,9 @@ class _Reader:
     def __init__(self, path: str) -> None:
         self.dump = IbDumpBuilder(path, "ibdiagnet-db-csv")
         self.sections: dict[str, list[tuple[int, Row]]] = {}
+        self.starts: dict[str, int] = {}
+        self.truncated = False
+        """Section name -> the line of its ``START_`` marker."""
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
@@ -94,6 +117,13 @@ class _Reader:
         self.ports()
         self.labels()
         self.links()
+        if "LINKS" not in self.starts and not self.truncated and any(
+                port.get("state") == "Active" for node in self.dump.nodes.values()
+                for port in node["ports"].values()):
+            self.dump.problem(
+                self.starts.get("PORTS", self.starts.get("NODES", 1)),
+                "no LINKS section: the file shows active ports but not the cables between "
+                "them; read the ibdiagnet2.net_dump or ibdiagnet2.lst of the same run for those")
         return self.dump.result(max(len(lines), 1))
 
     # -- sections ---------------------------------------------------------------------------
@@ -112,14 +142,17 @@ class _Reader:
                 dump.unknown(index)
                 continue
             name, start = match.group(1), index
+            self.starts.setdefault(name, start)
             end = f"END_{name}"
             body_start = index
-            while index < total and lines[index].strip() != end:
-                if _START.match(lines[index].strip()):
+            while index < total:
+                body = lines[index].strip()
+                if body == end or (body[:6] == "START_" and _START.match(body)):
                     break
                 index += 1
             closed = index < total and lines[index].strip() == end
             if not closed:
+                self.truncated = True
                 dump.problem(start, f"section {name} has no END_{name}: the file is truncated")
             if name in _READ:
                 self.sections[name] = list(self.rows(lines, body_start, index))
@@ -135,19 +168,29 @@ class _Reader:
             return
         header = numbered[0][1]
         names = [c.strip().lower() for c in _cells(header)]
+        columns = {name: i for i, name in reversed(list(enumerate(names)))}
+        width = len(names)
         for lineno, text in numbered[1:]:
             cells = _cells(text)
-            if len(cells) != len(names):
+            if len(cells) != width:
                 self.dump.unknown(lineno)
                 continue
-            yield lineno, dict(zip(names, cells, strict=True))
+            yield lineno, Row(columns, cells)
 
     # -- values -----------------------------------------------------------------------------
 
     def integer(self, row: Row, name: str, lineno: int, hi: int | None = None) -> int | None:
         """A column as an integer (decimal or ``0x`` hexadecimal); None when absent or N/A."""
         text = row.get(name)
-        if text is None or text.strip().upper() in NOT_AVAILABLE:
+        if text is None:
+            return None
+        if text.isdigit():
+            value = int(text)
+            if hi is not None and value > hi:
+                self.dump.problem(lineno, f"{name} {value} is out of range (0-{hi})")
+                return None
+            return value
+        if text.strip().upper() in NOT_AVAILABLE:
             return None
         try:
             value = int(text.strip(), 0)
