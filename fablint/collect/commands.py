@@ -117,7 +117,7 @@ def _switch_commands(platform: str, sets: tuple[str, ...]) -> list[Command]:
                                "running-config", ("sonic",)))
         if "lldp" in sets:
             out.append(Command("show lldp neighbors", "show_lldp_neighbors", "lldp-neighbors",
-                               ("lldp",)))
+                               ("sonic-lldp",)))
     return out
 
 

@@ -18,6 +18,7 @@ _FORMATS: tuple[tuple[str, str, str], ...] = (
     ("nxos", "nxos", "NxosParser"),
     ("sonic", "sonic", "SonicParser"),
     ("lldp", "lldp", "LldpParser"),
+    ("sonic-lldp", "lldp_sonic", "SonicLldpParser"),
     # GPU host NIC facts: four formats, merged per host (host_facts.py).
     ("mlnx_qos", "mlnx_qos", "MlnxQosParser"),
     ("sysfs_ecn", "sysfs_ecn", "SysfsEcnParser"),
@@ -64,8 +65,9 @@ PARSERS: Mapping[str, Parser] = _Registry(_FORMATS)
 """Format id -> parser. ``--vendor`` takes these ids."""
 
 PROVIDES: dict[str, str] = {
-    **dict.fromkeys(("lldp", "sonic", "ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo",
-                     "ib-subnet-list", "ibdiagnet-net-dump", "ibdiagnet-db-csv"), "links"),
+    **dict.fromkeys(("lldp", "sonic-lldp", "sonic", "ibnetdiscover", "ibnetdiscover-ports",
+                     "iblinkinfo", "ib-subnet-list", "ibdiagnet-net-dump", "ibdiagnet-db-csv"),
+                    "links"),
     **dict.fromkeys(("mlnx_qos", "sysfs_ecn", "host-facts", "mlxconfig"), "hosts"),
 }
 """Format id -> what its inputs can bring to a fabric besides switch configurations: cables

@@ -1,69 +1,67 @@
-"""LLDP neighbour tables (EOS and NX-OS ``show lldp neighbors [detail]``, EOS eAPI JSON).
+"""LLDP neighbour tables of EOS and NX-OS: ``show lldp neighbors [detail]`` as text, as pyATS/genie
+captures them (every line indented, the command echoed first) and as EOS eAPI JSON.
 
-Each output is one device's view of its cables: "my port X sees device Y port Z". The text
-forms are read with ttp templates (one per layout); ttp gives values, not places, so every
-record is then anchored to its line by an in-order scan, which keeps file:line on every link.
+Each output is one device's view of its cables: "my port X sees device Y port Z". The text forms
+are read line by line (one small reader per layout), so every neighbour keeps its line and every
+line the reader did not understand is counted (``ParseResult.unknown_lines``): a partial read is
+visible, never silent. A neighbour that sends no system name is named by its chassis ID, as the
+switches' own tables do. Management-port neighbours (``Ma1``, ``Management1``, ``mgmt0``) are
+read like any other; the topology decides what to do with them.
 
 Whose view it is comes from the output itself when it has a prompt line (``leaf4#show lldp
-neighbors``), else from the collector layout (``leaf4/show_lldp_neighbors.txt``), else from a
-file name that starts with the host name (``leaf4_show_lldp.txt``).
+neighbors``, ``admin@leaf4:~$ show lldp table``), else from the collector layout
+(``leaf4/show_lldp_neighbors.txt``), else from a file name that starts with the host name
+(``leaf4_show_lldp.txt``). SONiC's LLDP outputs are read by ``fablint.parsers.lldp_sonic`` with
+the same pieces.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
 
 from fablint.model import Endpoint, Link, ParseProblem, SourceRef
 from fablint.parsers.base import ParseError, ParseResult
 
-EOS_TABLE = """
-<group name="rows">
-{{ local | WORD }} {{ remote | WORD }} {{ port | WORD }} {{ ttl | DIGIT }}
-</group>
-"""
-NXOS_TABLE = """
-<group name="rows">
-{{ remote | WORD }} {{ local | WORD }} {{ ttl | DIGIT }} {{ caps | WORD }} {{ port | WORD }}
-{{ remote | WORD }} {{ local | WORD }} {{ ttl | DIGIT }} {{ port | WORD }}
-</group>
-"""
-EOS_DETAIL = """
-<group name="ports">
-Interface {{ local }} detected {{ count | DIGIT }} LLDP neighbors:
-<group name="neighbors">
-  Neighbor {{ chassis | re("[^/ ]+") }}/{{ port_raw | WORD }}, age {{ age | re(".*") }}
-    Port ID     : {{ port | re(".+") }}
-  - System Name: {{ remote | re(".+") }}
-  - Port Description: {{ port_description | re(".+") }}
-  - IEEE802.3 Maximum Frame Size: {{ max_frame | DIGIT }} bytes
-</group>
-</group>
-"""
-NXOS_DETAIL = """
-<group name="rows">
-Chassis id: {{ chassis | WORD | _start_ }}
-Port id: {{ port | re(".+") }}
-Local Port id: {{ local | WORD }}
-Port Description: {{ port_description | re(".+") }}
-System Name: {{ remote | re(".+") }}
-</group>
-"""
+_PROMPT = re.compile(
+    r"^\s*(?:([A-Za-z0-9][\w.:-]*)[#>]|[\w.-]+@([A-Za-z0-9][\w.-]*)(?::[^\s$#]*)?[$#])\s*"
+    r"(?:sudo\s+)?(?:sh(?:ow)?\s+lldp\b|lldpctl\b|lldpcli\b|docker\s+exec\b.*\blldp)", re.M)
+"""``leaf4#show lldp neighbors`` (EOS, NX-OS) or ``admin@leaf4:~$ show lldp table`` (SONiC)."""
+_NAME_PREFIX = re.compile(
+    r"^([A-Za-z0-9][\w.-]*?)[_.-]+(?:show|sh|lldp(?:ctl|cli)?|docker)[_.-]", re.I)
+_COMMAND_FILE = re.compile(
+    r"^(?:sudo[_ -]+)?(?:(?:show|sh)[_ -]+lldp|lldp|docker[_ -]+exec[_ -]+(?:-\w+[_ -]+)*lldp)",
+    re.I)
+_NOISE = re.compile(
+    r"^\s*(?:(?:[\w.:-]+[#>]|[\w.-]+@[\w.-]+(?::[^\s$#]*)?[$#])\s*)?"
+    r"(?:(?:sudo\s+)?(?:sh(?:ow)?\s+lldp\b|lldpctl\b|lldpcli\b|docker\s+exec\b|"
+    r"terminal\s+(?:length|width)\b).*)?$")
+"""Blank lines, a prompt alone, and the command echo (with or without its prompt)."""
+_TOTAL = re.compile(r"^\s*Total entries displayed\s*:\s*(\d+)\s*$")
+_RULE = re.compile(r"^\s*-{3,}(?:\s+-+)*\s*$")
 
-_PROMPT = re.compile(r"^\s*([A-Za-z0-9][\w.:-]*)[#>]\s*(?:sh(?:ow)?\s+lldp\b.*)$", re.M)
-_NAME_PREFIX = re.compile(r"^([A-Za-z0-9][\w.-]*?)[_.-]+(?:show|sh|lldp)[_.-]", re.I)
-_COMMAND_FILE = re.compile(r"^(?:show|sh)[_ -]+lldp|^lldp", re.I)
-_EOS_TABLE_HEAD = re.compile(r"^Port\s+Neighbor Device ID\s+Neighbor Port ID\s+TTL\s*$", re.M)
-_NXOS_TABLE_HEAD = re.compile(r"^Device ID\s+Local Intf\s+Hold-time\s+Capability\s+Port ID",
-                              re.M)
-_EOS_DETAIL_HEAD = re.compile(r"^Interface \S+ detected \d+ LLDP neighbors:", re.M)
-_NXOS_DETAIL_HEAD = re.compile(r"^Chassis id: \S+\s*\n\s*Port id: ", re.M)
-_WRAPPED_ID = re.compile(r"^(\S+)[ \t]*\n[ \t]{8,}(?=\S)", re.M)
-"""NX-OS wraps a long Device ID onto its own line and indents the rest of the row."""
+_EOS_COUNTER = re.compile(r"^\s*(?:Last table change time|Number of table [\w-]+)\s*:")
+_EOS_TABLE_HEAD = re.compile(r"^(\s*)Port\s+(Neighbor Device ID)\s+(Neighbor Port ID)\s+(TTL)\s*$")
+_EOS_ROW = re.compile(r"^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s*$")
+_EOS_ROW_SPACED = re.compile(r"^\s*(\S+)\s+(\S.*?)\s{2,}(\S.*?)\s+(\d+)\s*$")
+_NXOS_TABLE_HEAD = re.compile(
+    r"^(\s*)Device ID\s+Local Intf\s+Hold-time\s+Capability\s+Port ID\s*$")
+_NXOS_CODES = re.compile(r"^\s*(?:Capability codes:|\(\w\) \w)")
+_LOCAL = r"[A-Za-z](?=[\w./:-]*\d)[\w./:-]*+"
+"""A local port name: a letter first and a digit somewhere (``Eth1/1``, ``mgmt0``)."""
+_NXOS_ROW = re.compile(rf"^\s*(\S.*?)\s+({_LOCAL})\s+(\d+)\s+(\S.*?)\s*$")
+_NXOS_CONT = re.compile(rf"^(\s+)({_LOCAL})\s+(\d+)\s+(\S.*?)\s*$")
+_NXOS_CAPS = re.compile(r"[RBTCWPSO,]+")
+_EOS_DETAIL_HEAD = re.compile(r"^\s*Interface\s+(\S+)\s+detected\s+(\d+)\s+LLDP neighbors?:?\s*$")
+_EOS_NEIGHBOR = re.compile(r"^\s*Neighbor\s+(.+?)(?:/(.+?))?,\s+age\b")
+_EOS_FIELD = re.compile(r"^\s*(?:-\s*)?([A-Za-z][\w ./()-]*?)\s*:\s?(.*?)\s*$")
+_NXOS_DETAIL_FIELD = re.compile(
+    r"^\s*(Chassis id|Port id|Local Port id|Port Description|System Name):\s?(.*?)\s*$")
+_FRAME = re.compile(r"(\d+)")
+_NOT_SENT = frozenset({"", "null", "not advertised", "n/a", "-"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +77,7 @@ class Neighbor:
     max_frame_bytes: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LldpTable:
     """What one LLDP output file says, and whose view it is."""
 
@@ -88,15 +86,52 @@ class LldpTable:
     """``prompt``, ``folder``, ``file name`` or ``unknown``."""
     layout: str
     neighbors: list[Neighbor]
+    unknown: list[int] = field(default_factory=list)
+    """Line numbers of the lines the reader did not understand."""
+
+
+def split_lines(text: str) -> list[str]:
+    """The file's lines without their ends, numbered as the file is (LF, CRLF or lone CR)."""
+    text = text.removeprefix("\ufeff")
+    parts = text.split("\r") if "\n" not in text and "\r" in text else text.split("\n")
+    return [part[:-1] if part.endswith("\r") else part for part in parts]
+
+
+def is_noise(line: str) -> bool:
+    """A blank line, a bare prompt or the command echo: part of any captured output."""
+    return _NOISE.match(line) is not None
+
+
+def value(raw: str | None) -> str | None:
+    """A field's value without the quotes EOS puts around strings; None when not sent."""
+    if raw is None:
+        return None
+    text = raw.strip().strip('"').strip()
+    return None if text.lower() in _NOT_SENT else text
+
+
+_LAYOUTS = (
+    ("eos-detail", re.compile(
+        r"^[ \t]*Interface[ \t]+\S+[ \t]+detected[ \t]+\d+[ \t]+LLDP neighbors?:?[ \t]*\r?$",
+        re.M)),
+    ("nxos-detail", re.compile(r"^[ \t]*Chassis id:[^\n]*\n[ \t]*(?:Local )?Port id:", re.M)),
+    ("eos-table", re.compile(
+        r"^[ \t]*Port[ \t]+Neighbor Device ID[ \t]+Neighbor Port ID[ \t]+TTL[ \t]*\r?$", re.M)),
+    ("nxos-table", re.compile(
+        r"^[ \t]*Device ID[ \t]+Local Intf[ \t]+Hold-time[ \t]+Capability[ \t]+Port ID[ \t]*\r?$",
+        re.M)),
+)
+"""Each layout by its header, searched in the whole text (genie captures indent every line)."""
 
 
 def layout_of(text: str) -> str | None:
-    """Which LLDP output this is, from its headers; None when it is not one."""
+    """Which EOS / NX-OS LLDP output this is, from its headers; None when it is not one."""
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{") and '"lldpNeighbors"' in text[:4096]:
         return "eos-json"
-    for layout, head in (("eos-detail", _EOS_DETAIL_HEAD), ("nxos-detail", _NXOS_DETAIL_HEAD),
-                         ("eos-table", _EOS_TABLE_HEAD), ("nxos-table", _NXOS_TABLE_HEAD)):
+    if "\n" not in text and "\r" in text:
+        text = text.replace("\r", "\n")
+    for layout, head in _LAYOUTS:
         if head.search(text):
             return layout
     return None
@@ -106,7 +141,7 @@ def owner_of(text: str, path: str) -> tuple[str | None, str]:
     """The device whose LLDP table this is, and how that was decided."""
     prompt = _PROMPT.search(text[:4096])
     if prompt:
-        return prompt.group(1), "prompt"
+        return prompt.group(1) or prompt.group(2), "prompt"
     pure = PurePath(path)
     if _COMMAND_FILE.match(pure.name) and pure.parent.name not in ("", ".", ".."):
         return pure.parent.name, "folder"
@@ -116,116 +151,246 @@ def owner_of(text: str, path: str) -> tuple[str | None, str]:
     return None, "unknown"
 
 
-@lru_cache(maxsize=8)
-def _template(template: str) -> Any:
-    """A compiled ttp template, kept per process: compiling costs as much as parsing."""
-    from ttp import ttp  # imported here: only LLDP inputs pay for ttp's start-up
-
-    return ttp(template=template, log_level="CRITICAL")
+# -- tables ----------------------------------------------------------------------------------
 
 
-def _ttp(text: str, template: str) -> list[dict[str, Any]]:
-    parser = _template(template)
-    parser.clear_input()
-    parser.clear_result()
-    parser.add_input(text)
-    parser.parse(one=True)  # in this process: fablint runs its own workers
-    result = parser.result()
-    found: Any = result[0][0] if result and result[0] else {}
-    return found if isinstance(found, list) else [found]
+def _eos_table(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
+    out: list[Neighbor] = []
+    unknown: list[int] = []
+    columns: tuple[int, int, int] | None = None
+    total: tuple[int, int] | None = None
+    for n, line in enumerate(lines, 1):
+        head = _EOS_TABLE_HEAD.match(line)
+        if head:
+            columns = (head.start(2), head.start(3), head.start(4))
+            continue
+        if is_noise(line) or _EOS_COUNTER.match(line) or _RULE.match(line):
+            continue
+        counted = _TOTAL.match(line)
+        if counted:
+            total = (int(counted.group(1)), n)
+            continue
+        row = _EOS_ROW.match(line) if columns else None
+        fields = row.groups() if row else _eos_columns(line, columns)
+        if fields is None:
+            unknown.append(n)
+            continue
+        local, remote, port, _ttl = fields
+        out.append(Neighbor(local_port=local, remote_device=value(remote),
+                            remote_port=value(port), line=n))
+    _check_total(out, total, unknown)
+    return out, unknown
 
 
-def _records(found: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for block in found:
-        value = block.get(key) if isinstance(block, dict) else None
-        if isinstance(value, dict):
-            out.append(value)
-        elif isinstance(value, list):
-            out.extend(v for v in value if isinstance(v, dict))
-    return out
-
-
-def _unquote(value: Any) -> str | None:
-    if not isinstance(value, str):
+def _eos_columns(line: str, columns: tuple[int, int, int] | None) -> tuple[str, ...] | None:
+    """A row whose device or port ID has spaces in it, cut at the header's columns."""
+    if columns is None:
         return None
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        value = value[1:-1]
-    return value or None
+    device, port, ttl = columns
+    cells = (line[:device], line[device:port], line[port:ttl], line[ttl:])
+    cut_clean = all(line[at - 1:at] in (" ", "") for at in columns)
+    parts = tuple(cell.strip() for cell in cells)
+    if cut_clean and parts[0] and " " not in parts[0] and all(parts[1:3]) and parts[3].isdigit():
+        return parts
+    spaced = _EOS_ROW_SPACED.match(line)
+    return spaced.groups() if spaced else None
 
 
-class _Anchors:
-    """Finds each record's line by scanning forward for its anchor text, in order."""
+def _nxos_table(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
+    out: list[Neighbor] = []
+    unknown: list[int] = []
+    indent: int | None = None
+    wrapped: tuple[str, int] | None = None
+    total: tuple[int, int] | None = None
+    for n, line in enumerate(lines, 1):
+        head = _NXOS_TABLE_HEAD.match(line)
+        if head:
+            indent = len(head.group(1))
+            continue
+        if is_noise(line) or _NXOS_CODES.match(line):
+            continue
+        counted = _TOTAL.match(line)
+        if counted:
+            total = (int(counted.group(1)), n)
+            continue
+        if indent is None:
+            unknown.append(n)
+            continue
+        cont = _NXOS_CONT.match(line)
+        if cont and len(cont.group(1)) > indent + 4:
+            if wrapped is None:
+                unknown.append(n)
+                continue
+            device, _at = wrapped
+            wrapped = None
+            out.append(_nxos_row(device, cont.group(2), cont.group(4), n))
+            continue
+        row = _NXOS_ROW.match(line)
+        if wrapped is not None:  # a Device ID line whose row never came
+            unknown.append(wrapped[1])
+            wrapped = None
+        if row:
+            out.append(_nxos_row(row.group(1), row.group(2), row.group(4), n))
+        else:
+            wrapped = (line.strip(), n)  # NX-OS puts a long Device ID on a line of its own
+    if wrapped is not None:
+        unknown.append(wrapped[1])
+    _check_total(out, total, unknown)
+    return out, unknown
 
-    def __init__(self, text: str) -> None:
-        self.lines = text.split("\n")
-        self.at = 0
 
-    def find(self, *needles: str) -> int:
-        for n in range(self.at, len(self.lines)):
-            line = self.lines[n]
-            if all(needle in line for needle in needles):
-                self.at = n + 1
-                return n + 1
-        return 0
+def _nxos_row(device: str, local: str, rest: str, line: int) -> Neighbor:
+    """Capability letters may be missing (firewalls, load balancers): the Port ID is the rest."""
+    cells = rest.split()
+    at = 0
+    while at < len(cells) - 1 and _NXOS_CAPS.fullmatch(cells[at]):
+        at += 1
+    return Neighbor(local_port=local, remote_device=value(device),
+                    remote_port=value(" ".join(cells[at:])), line=line)
 
 
-def _table(text: str, layout: str) -> list[Neighbor]:
-    anchors = _Anchors(text)  # the original text: a wrapped row's line is its port's line
-    if layout == "nxos-table":
-        joined = _WRAPPED_ID.sub(lambda m: m.group(1) + " ", text)
-        rows = _records(_ttp(joined, NXOS_TABLE), "rows")
+def _check_total(out: list[Neighbor], total: tuple[int, int] | None, unknown: list[int]) -> None:
+    """A footer that counts more entries than were read is a partial read: its line says so."""
+    if total is not None and total[0] > len(out) and total[1] not in unknown:
+        unknown.append(total[1])
+
+
+# -- detail outputs --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Record:
+    """The fields of one neighbour block, while it is being read."""
+
+    line: int
+    local: str | None = None
+    chassis: str | None = None
+    port: str | None = None
+    port_id_seen: bool = False
+    description: str | None = None
+    name: str | None = None
+    frame: int | None = None
+    lines: list[int] = field(default_factory=list)
+
+    def neighbor(self) -> Neighbor | None:
+        """The neighbour, or None when the block lacks a local port or any remote port."""
+        port = self.port or self.description
+        if not self.local or not port:
+            return None
+        return Neighbor(local_port=self.local, remote_device=self.name or self.chassis,
+                        remote_port=port, line=self.line,
+                        remote_port_description=self.description, chassis_id=self.chassis,
+                        max_frame_bytes=self.frame)
+
+
+def close_record(record: Record | None, out: list[Neighbor], unknown: list[int]) -> None:
+    """Keep a finished block's neighbour; a block that cannot be one counts all its lines."""
+    if record is None:
+        return
+    found = record.neighbor()
+    if found is None:
+        unknown.extend(record.lines)
     else:
-        rows = _records(_ttp(text, EOS_TABLE), "rows")
-    out = []
-    for row in rows:
-        local, remote, port = row.get("local"), row.get("remote"), row.get("port")
-        if not (local and remote and port):
+        out.append(found)
+
+
+def _eos_detail(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
+    out: list[Neighbor] = []
+    unknown: list[int] = []
+    local: str | None = None
+    expected: tuple[int, int, int] | None = None  # (neighbours announced, read before, line)
+    record: Record | None = None
+
+    def end_interface() -> None:
+        if expected is not None and len(out) - expected[1] < expected[0]:
+            unknown.append(expected[2])
+
+    for n, line in enumerate(lines, 1):
+        head = _EOS_DETAIL_HEAD.match(line)
+        if head:
+            close_record(record, out, unknown)
+            record = None
+            end_interface()
+            local = head.group(1)
+            expected = (int(head.group(2)), len(out), n)
             continue
-        if local in ("Port", "Local") or remote in ("Device", "Neighbor"):
-            continue  # a header line that happened to fit the row pattern
-        line = anchors.find(local, port)
-        out.append(Neighbor(local_port=local, remote_device=remote, remote_port=port, line=line))
-    return out
-
-
-def _eos_detail(text: str) -> list[Neighbor]:
-    anchors = _Anchors(text)
-    out = []
-    for block in _records(_ttp(text, EOS_DETAIL), "ports"):
-        local = block.get("local")
-        if not local:
+        neighbor = _EOS_NEIGHBOR.match(line) if local else None
+        if neighbor:
+            close_record(record, out, unknown)
+            record = Record(line=n, local=local, chassis=value(neighbor.group(1)),
+                             port=value(neighbor.group(2)), lines=[n])
             continue
-        anchors.find(f"Interface {local} detected")
-        for nbr in _records([block], "neighbors"):
-            port = _unquote(nbr.get("port")) or _unquote(nbr.get("port_raw"))
-            line = anchors.find("Neighbor ", str(nbr.get("chassis", "")))
-            frame = nbr.get("max_frame")
-            out.append(Neighbor(
-                local_port=local, remote_device=_unquote(nbr.get("remote")), remote_port=port,
-                line=line, remote_port_description=_unquote(nbr.get("port_description")),
-                chassis_id=nbr.get("chassis"),
-                max_frame_bytes=int(frame) if isinstance(frame, str) and frame.isdigit() else None,
-            ))
-    return out
-
-
-def _nxos_detail(text: str) -> list[Neighbor]:
-    anchors = _Anchors(text)
-    out = []
-    for row in _records(_ttp(text, NXOS_DETAIL), "rows"):
-        local = row.get("local")
-        if not local:
+        if record is None:
+            if not is_noise(line):
+                unknown.append(n)
             continue
-        line = anchors.find("Chassis id:", str(row.get("chassis", "")))
-        out.append(Neighbor(
-            local_port=local, remote_device=_unquote(row.get("remote")),
-            remote_port=_unquote(row.get("port")), line=line,
-            remote_port_description=_unquote(row.get("port_description")),
-            chassis_id=row.get("chassis"),
-        ))
-    return out
+        record.lines.append(n)
+        _eos_field(record, line)
+    close_record(record, out, unknown)
+    end_interface()
+    unknown.sort()
+    return out, unknown
+
+
+def _eos_field(record: Record, line: str) -> None:
+    match = _EOS_FIELD.match(line)
+    if not match:
+        return  # TLV bytes, wrapped descriptions: part of the block
+    key, raw = match.group(1).strip(), match.group(2)
+    if key == "Chassis ID":
+        record.chassis = value(raw) or record.chassis
+    elif key == "Port ID" and not record.port_id_seen:
+        # the first Port ID is the neighbour's port; a later one is the LAG TLV's port number
+        record.port_id_seen = True
+        record.port = value(raw) or record.port
+    elif key == "System Name":
+        record.name = value(raw)
+    elif key == "Port Description":
+        record.description = value(raw)
+    elif key == "IEEE802.3 Maximum Frame Size":
+        frame = _FRAME.search(raw)
+        record.frame = int(frame.group(1)) if frame and int(frame.group(1)) > 0 else None
+
+
+def _nxos_detail(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
+    out: list[Neighbor] = []
+    unknown: list[int] = []
+    record: Record | None = None
+    total: tuple[int, int] | None = None
+    for n, line in enumerate(lines, 1):
+        match = _NXOS_DETAIL_FIELD.match(line)
+        if match and match.group(1) == "Chassis id":
+            close_record(record, out, unknown)
+            record = Record(line=n, chassis=value(match.group(2)), lines=[n])
+            continue
+        counted = _TOTAL.match(line)
+        if counted:
+            close_record(record, out, unknown)
+            record = None
+            total = (int(counted.group(1)), n)
+            continue
+        if record is None:
+            if not (is_noise(line) or _NXOS_TABLE_HEAD.match(line) or _NXOS_CODES.match(line)):
+                unknown.append(n)
+            continue
+        record.lines.append(n)
+        if match:
+            key, raw = match.group(1), value(match.group(2))
+            if key == "Port id":
+                record.port = raw
+            elif key == "Local Port id":
+                record.local = raw
+            elif key == "Port Description":
+                record.description = raw
+            else:
+                record.name = raw
+    close_record(record, out, unknown)
+    _check_total(out, total, unknown)
+    unknown.sort()
+    return out, unknown
+
+
+# -- EOS eAPI JSON ---------------------------------------------------------------------------
 
 
 def _eos_json(text: str, path: str) -> list[Neighbor]:
@@ -234,19 +399,14 @@ def _eos_json(text: str, path: str) -> list[Neighbor]:
     except json.JSONDecodeError as exc:
         raise ParseError(path, exc.lineno, f"not valid JSON: {exc.msg}") from exc
     table = data.get("lldpNeighbors") if isinstance(data, dict) else None
-    lines = text.split("\n")
-
-    def line_of(*needles: str) -> int:
-        return next((n + 1 for n, line in enumerate(lines)
-                     if all(needle in line for needle in needles)), 0)
-
+    line_of = line_finder(text, ordered=False)
     out = []
     if isinstance(table, list):  # 'show lldp neighbors | json'
         for row in table:
             if isinstance(row, dict) and isinstance(row.get("port"), str):
                 out.append(Neighbor(
-                    local_port=row["port"], remote_device=_unquote(row.get("neighborDevice")),
-                    remote_port=_unquote(row.get("neighborPort")),
+                    local_port=row["port"], remote_device=_text(row.get("neighborDevice")),
+                    remote_port=_text(row.get("neighborPort")),
                     line=line_of('"port"', f'"{row["port"]}"'),
                 ))
     elif isinstance(table, dict):  # 'show lldp neighbors detail | json'
@@ -258,15 +418,47 @@ def _eos_json(text: str, path: str) -> list[Neighbor]:
                 iface = entry.get("neighborInterfaceInfo")
                 iface = iface if isinstance(iface, dict) else {}
                 frame = iface.get("maxFrameSize")
+                chassis = _text(entry.get("chassisId"))
                 out.append(Neighbor(
-                    local_port=str(local), remote_device=_unquote(entry.get("systemName")),
-                    remote_port=_unquote(iface.get("interfaceId")),
-                    remote_port_description=_unquote(iface.get("interfaceDescription")),
-                    chassis_id=_unquote(entry.get("chassisId")),
+                    local_port=str(local),
+                    remote_device=_text(entry.get("systemName")) or chassis,
+                    remote_port=_text(iface.get("interfaceId")),
+                    remote_port_description=_text(iface.get("interfaceDescription")),
+                    chassis_id=chassis,
                     max_frame_bytes=frame if isinstance(frame, int) and frame > 0 else None,
                     line=line_of(f'"{local}"'),
                 ))
     return out
+
+
+def _text(raw: object) -> str | None:
+    return value(raw) if isinstance(raw, str) else None
+
+
+def line_finder(text: str, ordered: bool = True) -> Callable[..., int]:
+    """Finds the line holding all the given strings (1-based; 0 if none): the next one after
+    the last found when ``ordered``, else the first in the file."""
+    lines = split_lines(text)
+    at = 0
+
+    def find(*needles: str) -> int:
+        nonlocal at
+        for n in range(at, len(lines)):
+            if all(needle in lines[n] for needle in needles):
+                if ordered:
+                    at = n + 1
+                return n + 1
+        return 0
+
+    return find
+
+
+# -- the parser ------------------------------------------------------------------------------
+
+_READERS = {
+    "eos-table": _eos_table, "nxos-table": _nxos_table,
+    "eos-detail": _eos_detail, "nxos-detail": _nxos_detail,
+}
 
 
 def read_lldp(text: str, path: str) -> LldpTable:
@@ -274,16 +466,53 @@ def read_lldp(text: str, path: str) -> LldpTable:
     layout = layout_of(text)
     if layout is None:
         raise ParseError(path, None, "not an LLDP neighbour table")
+    unknown: list[int] = []
     if layout == "eos-json":
         neighbors = _eos_json(text, path)
-    elif layout == "eos-detail":
-        neighbors = _eos_detail(text)
-    elif layout == "nxos-detail":
-        neighbors = _nxos_detail(text)
     else:
-        neighbors = _table(text, layout)
+        neighbors, unknown = _READERS[layout](split_lines(text))
     owner, how = owner_of(text, path)
-    return LldpTable(owner=owner, owner_from=how, layout=layout, neighbors=neighbors)
+    return LldpTable(owner=owner, owner_from=how, layout=layout, neighbors=neighbors,
+                     unknown=unknown)
+
+
+def table_result(table: LldpTable, text: str, path: str) -> ParseResult:
+    """The links of an LLDP table, as seen from its owner's side, and what was not read."""
+    lines = text.count("\n") + 1
+    unknown = len(table.unknown)
+    first = min(table.unknown) if table.unknown else None
+    if table.owner is None:
+        problem = ParseProblem(
+            file=path, line=1, kind="invalid-value",
+            message="cannot tell whose LLDP table this is: no prompt line "
+            "('leaf1#show lldp neighbors'), no device folder and no host name at the start "
+            "of the file name; its links are left out",
+        )
+        return ParseResult(devices=[], problems=[problem], lines=lines, unknown_lines=unknown,
+                           first_unknown=first)
+    links = []
+    nameless: list[Neighbor] = []
+    for nbr in table.neighbors:
+        if not nbr.remote_device or not nbr.remote_port:
+            nameless.append(nbr)
+            continue
+        links.append(Link(
+            a=Endpoint.model_construct(device=table.owner, interface=nbr.local_port),
+            b=Endpoint.model_construct(device=nbr.remote_device, interface=nbr.remote_port),
+            origin="lldp", src=SourceRef(path, nbr.line or None), owner_from=table.owner_from,
+            remote_description=nbr.remote_port_description, max_frame_bytes=nbr.max_frame_bytes,
+        ))
+    problems = []
+    if nameless:
+        first_nameless = nameless[0]
+        problems.append(ParseProblem(
+            file=path, line=first_nameless.line or None, kind="invalid-value",
+            message=f"{len(nameless)} LLDP neighbour(s) give neither a system name nor a chassis "
+            f"ID here (the first on {first_nameless.local_port}): their cables are left out of "
+            "the topology; lldpctl's JSON or text output names them by chassis ID",
+        ))
+    return ParseResult(devices=[], links=links, problems=problems, lines=lines,
+                       unknown_lines=unknown, first_unknown=first)
 
 
 class LldpParser:
@@ -297,24 +526,4 @@ class LldpParser:
         return 100 if layout_of(head) else 0
 
     def parse(self, text: str, path: str) -> ParseResult:
-        table = read_lldp(text, path)
-        lines = text.count("\n") + 1
-        if table.owner is None:
-            problem = ParseProblem(
-                file=path, line=1, kind="invalid-value",
-                message="cannot tell whose LLDP table this is: no prompt line "
-                "('leaf1#show lldp neighbors'), no device folder and no host name at the start "
-                "of the file name; its links are left out",
-            )
-            return ParseResult(devices=[], problems=[problem], lines=lines)
-        links = []
-        for nbr in table.neighbors:
-            if not nbr.remote_device or not nbr.remote_port:
-                continue
-            links.append(Link(
-                a=Endpoint.model_construct(device=table.owner, interface=nbr.local_port),
-                b=Endpoint.model_construct(device=nbr.remote_device, interface=nbr.remote_port),
-                origin="lldp", src=SourceRef(path, nbr.line or None), owner_from=table.owner_from,
-                remote_description=nbr.remote_port_description, max_frame_bytes=nbr.max_frame_bytes,
-            ))
-        return ParseResult(devices=[], links=links, lines=lines)
+        return table_result(read_lldp(text, path), text, path)
