@@ -244,8 +244,8 @@ def test_a_snapshot_lints_like_a_config_repo(mixed_run: tuple[Any, Path]) -> Non
     assert formats["leaf3/show_runningconfiguration_all.txt"] == "sonic"
     assert "manifest.json" not in formats
     assert sorted(result.fabric.devices) == ["leaf1", "leaf2", "leaf3"]
-    # SONiC's `show lldp neighbors` (lldpctl layout) is read by no parser yet: left out
-    # quietly, neither an error nor an "unsupported file" warning
+    # the fake SONiC `show lldp neighbors` is only the capability legend, no LLDP layout the
+    # sonic-lldp parser reads: left out quietly, neither an error nor an "unsupported file"
     assert "leaf3/show_lldp_neighbors.txt" not in formats
     assert not [f for f in result.findings if f.rule == "FAB002"]
     assert result.findings == [] and result.exit_code == 0
