@@ -50,7 +50,7 @@ app = typer.Typer(
     help="Lint GPU-cluster fabric configurations: RoCEv2 lossless Ethernet and InfiniBand.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
 )
 profiles_app = typer.Typer(help="List and show policy profiles.", no_args_is_help=False)
@@ -65,6 +65,9 @@ class Format(StrEnum):
     sarif = "sarif"
     junit = "junit"
     github = "github"
+    gitlab = "gitlab"
+    concise = "concise"
+    markdown = "markdown"
 
 
 class FailOnChoice(StrEnum):
@@ -171,10 +174,14 @@ def lint_command(
     profile: ProfileOption = None,
     select: Annotated[
         list[str] | None,
-        typer.Option("--select", help="Run only these rules (id, prefix, name, category)."),
+        typer.Option("--select", metavar="RULES",
+                     help="Run only these rules: ids, prefixes, names or categories, "
+                          "comma-separated or repeated (--select PFC,ECN001)."),
     ] = None,
     ignore: Annotated[
-        list[str] | None, typer.Option("--ignore", help="Do not run these rules.")
+        list[str] | None,
+        typer.Option("--ignore", metavar="RULES",
+                     help="Do not run these rules (comma-separated or repeated)."),
     ] = None,
     vendor: Annotated[
         str | None, typer.Option("--vendor", help="Force the input format (skip detection).")
@@ -205,10 +212,38 @@ def lint_command(
         typer.Option("--intent", help="Intended cabling (fablint topology YAML or an "
                      "ibnetdiscover topology file) to compare the inputs with."),
     ] = None,
+    report_only: Annotated[
+        bool,
+        typer.Option("--report-only", help="PATHS are the files to report on (a pre-commit "
+                     "hook's changed files); the fabric linted is --fabric, so cross-device "
+                     "rules still see every device."),
+    ] = False,
+    fabric: Annotated[
+        list[str] | None,
+        typer.Option("--fabric", metavar="PATH", help="With --report-only: the files and "
+                     "folders that make up the fabric (repeatable; default: the current folder)."),
+    ] = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print the number of findings per rule instead "
+                           "of the findings.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print nothing when there is nothing to "
+                           "report; otherwise only the findings, without the summary line.")
+    ] = False,
 ) -> None:
-    """Lint configuration files and folders."""
+    """Lint configuration files and folders.
+
+    Exit codes: 0 no finding at or above --fail-on (default error); 1 findings at or above it;
+    2 usage error, or an input that could not be read or parsed; 3 internal error (a bug).
+    """
     if vendor is not None and vendor not in PARSERS:
         _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
+    reported = paths
+    if report_only:
+        paths = fabric or ["."]
+    elif fabric:
+        _fail("--fabric is only used with --report-only")
     try:
         project = _load_project(paths, config)
         policy = _load_profile(project, profile)
@@ -216,8 +251,8 @@ def lint_command(
         if baseline_path is None and project.baseline and write_baseline is None:
             baseline_path = (project.root or Path.cwd()) / project.baseline
         result = lint(LintOptions(
-            paths=paths, config=project, policy=policy, select=select or [],
-            ignore=ignore or [], vendor=vendor,
+            paths=paths, config=project, policy=policy, select=_split(select),
+            ignore=_split(ignore), vendor=vendor,
             fail_on=fail_on.value if fail_on else None,
             baseline=baseline_path, jobs=jobs, intent=_load_intent(intent, project),
         ))
@@ -226,6 +261,8 @@ def lint_command(
     except PathNotFound as exc:
         _fail(f"path not found: {exc}")
 
+    if report_only:
+        result = _report_only(result, reported)
     if write_baseline is not None:
         _write_atomic(write_baseline, json.dumps(baseline_document(result.findings), indent=2)
                       + "\n")
@@ -234,7 +271,13 @@ def lint_command(
         )
         raise typer.Exit(EXIT_ERROR if result.errors else 0)
 
-    report = _render(result, output_format, project, output is None and _color(color), no_fixes)
+    if statistics:
+        report = _statistics(result)
+    else:
+        report = _render(result, output_format, project, output is None and _color(color),
+                         no_fixes)
+    if quiet and output_format == Format.text and not statistics:
+        report = "" if not result.findings else report[:report.rstrip("\n").rfind("\n") + 1]
     if output is not None:
         _write_atomic(output, report)
         if output_format != Format.text:
@@ -242,6 +285,37 @@ def lint_command(
     else:
         sys.stdout.write(report)
     raise typer.Exit(result.exit_code)
+
+
+def _split(values: list[str] | None) -> list[str]:
+    """``--select PFC,ECN001 --select MTU`` -> ``[PFC, ECN001, MTU]``."""
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+def _report_only(result: LintResult, files: list[str]) -> LintResult:
+    """Keep the findings (and unreadable inputs) that are in ``files``: cross-device rules
+    still saw the whole fabric, a hook reports only what the commit touched."""
+    import dataclasses
+
+    wanted = {os.path.realpath(f) for f in files}
+
+    def keep(path: str | None) -> bool:
+        return path is not None and os.path.realpath(path) in wanted
+
+    return dataclasses.replace(
+        result, findings=[f for f in result.findings if keep(f.file)],
+        errors=[p for p in result.errors if keep(p.file)])
+
+
+def _statistics(result: LintResult) -> str:
+    """Count per rule, most frequent first, as ``ruff --statistics`` prints it."""
+    from collections import Counter
+
+    counts = Counter((f.rule, f.name) for f in result.findings)
+    fixable = Counter(f.rule for f in result.findings if f.fix)
+    rows = [f"{n:>5}  {rule:<7} {name}{'  (fix shown)' if fixable[rule] == n else ''}"
+            for (rule, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return "\n".join([*rows, text_report.plain_summary(result)]) + "\n"
 
 
 def _render(
@@ -540,11 +614,45 @@ def _leave(code: object) -> NoReturn:
     os._exit(status)
 
 
+def _plain_metavars(command: object) -> object:
+    """Give every argument and option a plain placeholder (PATHS..., PATH, TEXT, N, [a|b])
+    where typer would print its internal ones (``{paths}``, ``<list[str]>``) in ``--help``."""
+    import typing
+
+    for param in getattr(command, "params", []):
+        if param.metavar is not None or getattr(param, "is_flag", False):
+            continue
+        desc = getattr(param, "type_descriptor", None)
+        annotation = getattr(desc, "annotation", str)
+        inner = typing.get_args(annotation)[0] if typing.get_args(annotation) else annotation
+        if param.param_type_name == "argument":
+            placeholder = (param.name or "arg").upper() + ("..." if param.nargs == -1 else "")
+            # typer >= 0.2x draws required arguments as {NAME} with a <type> after them
+            usage = placeholder if param.required else f"[{placeholder}]"
+            param._usage_display_name = lambda usage=usage: usage
+            param.display_type_rich = lambda ctx=None: ""
+        elif getattr(desc, "is_choice", False):
+            placeholder = "[" + "|".join(str(getattr(c, "value", c))
+                                         for c in desc.choices or ()) + "]"
+        elif inner is Path:
+            placeholder = "PATH"
+        elif inner is int:
+            placeholder = "N"
+        elif inner is float:
+            placeholder = "NUMBER"
+        else:
+            placeholder = "TEXT"
+        param.metavar = placeholder
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)
+    return command
+
+
 def main() -> None:
     """Console entry point. No traceback reaches the user unless FABLINT_DEBUG is set."""
     _tolerate_narrow_encodings()
     try:
-        app(standalone_mode=True)
+        _plain_metavars(typer.main.get_command(app))(standalone_mode=True)
     except SystemExit as exc:
         _leave(exc.code)
     except KeyboardInterrupt:

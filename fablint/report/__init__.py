@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fablint.engine import LintResult
-from fablint.report import github, json_report, junit, sarif, text
+from fablint.report import concise, github, gitlab, json_report, junit, markdown, sarif, text
 
 Reporter = Callable[[LintResult], str]
 
@@ -15,6 +15,9 @@ REPORTERS: dict[str, Reporter] = {
     "sarif": sarif.render,
     "junit": junit.render,
     "github": github.render,
+    "gitlab": gitlab.render,
+    "concise": concise.render,
+    "markdown": markdown.render,
 }
 
 __all__ = ["REPORTERS", "Reporter"]

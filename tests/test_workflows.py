@@ -1,0 +1,149 @@
+"""fablint in the workflows teams already run: editor-clickable lines, GitLab Code Quality,
+Markdown for pull requests, per-rule statistics, pre-commit (changed files judged against the
+whole fabric) and the GitHub action's lint step."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import DEMO, PLANTED, REPO, run_inprocess, run_subprocess
+
+CONCISE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<rule>[A-Z]+\d{3}) "
+                     r"\[(?P<severity>error|warning|info)\] (?P<message>.+)$")
+
+
+def _demo_json() -> list[dict]:
+    return json.loads(run_inprocess("lint", str(DEMO), "--format", "json").stdout)["findings"]
+
+
+def test_concise_is_one_parsable_line_per_finding_with_the_json_places() -> None:
+    run = run_inprocess("lint", str(DEMO), "--format", "concise")
+    assert run.code == 1
+    *rows, summary = run.stdout.splitlines()
+    parsed = [CONCISE.match(row) for row in rows]
+    assert all(parsed), rows
+    assert {(m["file"], int(m["line"]), m["rule"]) for m in parsed if m} == {
+        (f["file"], f["line"], f["rule"]) for f in _demo_json()}
+    assert {(m["rule"]) for m in parsed if m} >= {rule for _, rule in PLANTED}
+    assert summary.startswith("7 problems")
+
+
+def test_gitlab_code_quality_has_the_documented_fields() -> None:
+    issues = json.loads(run_inprocess("lint", str(DEMO), "--format", "gitlab").stdout)
+    findings = _demo_json()
+    assert len(issues) == len(findings) == 7
+    for issue in issues:
+        assert set(issue) >= {"description", "check_name", "fingerprint", "severity", "location"}
+        assert issue["severity"] in {"info", "minor", "major", "critical", "blocker"}
+        assert isinstance(issue["location"]["path"], str)
+        assert isinstance(issue["location"]["lines"]["begin"], int)
+    # the fingerprint is the one baselines use, so both tools agree on what is new
+    assert {i["fingerprint"] for i in issues} == {f["fingerprint"] for f in findings}
+    assert len({i["fingerprint"] for i in issues}) == len(issues)
+
+
+def test_markdown_summary_counts_each_rule_and_lists_each_finding() -> None:
+    text = run_inprocess("lint", str(DEMO), "--format", "markdown").stdout
+    assert text.startswith("## fablint")
+    assert "| MTU001 | 1 |" in text
+    rows = [line for line in text.splitlines() if line.startswith("| 🔴")]
+    assert len(rows) == 7
+    assert "`fixtures/demo/leaf3.cfg:74`" in text or f"`{DEMO}/leaf3.cfg:74`" in text
+
+
+def test_statistics_count_per_rule() -> None:
+    run = run_inprocess("lint", str(DEMO), "--statistics")
+    rows = [line.split() for line in run.stdout.splitlines()[:-1]]
+    assert sorted((row[1], int(row[0])) for row in rows) == sorted(
+        (rule, 1) for _, rule in PLANTED)
+    assert run.code == 1
+
+
+def test_select_and_ignore_take_comma_separated_lists() -> None:
+    selected = run_inprocess("lint", str(DEMO), "--format", "json", "--select", "MTU,ACL001")
+    assert {f["rule"] for f in json.loads(selected.stdout)["findings"]} == {
+        "MTU001", "MTU005", "ACL001"}
+    ignored = run_inprocess("lint", str(DEMO), "--format", "json", "--ignore", "MTU,ACL001",
+                            "--ignore", "PFC003")
+    assert {f["rule"] for f in json.loads(ignored.stdout)["findings"]} == {
+        "PFC001", "QOS001", "ECN003"}
+
+
+def test_quiet_prints_nothing_on_a_clean_run_and_no_summary_otherwise() -> None:
+    clean = run_inprocess("lint", str(DEMO / "spine1.cfg"), "--quiet", "--no-color")
+    assert clean.code == 0 and clean.stdout == ""
+    noisy = run_inprocess("lint", str(DEMO), "-q", "--no-color")
+    assert noisy.code == 1
+    assert "problems" not in noisy.stdout and "ECN003" in noisy.stdout
+
+
+def test_report_only_judges_the_whole_fabric_but_reports_the_named_files() -> None:
+    # MTU005 on leaf2 exists only because spine2's side of the cable is in the fabric
+    run = run_inprocess("lint", "--report-only", "--fabric", str(DEMO),
+                        str(DEMO / "leaf2.cfg"), "--format", "json")
+    assert {f["rule"] for f in json.loads(run.stdout)["findings"]} == {"MTU001", "MTU005"}
+    clean = run_inprocess("lint", "--report-only", "--fabric", str(DEMO), str(DEMO / "spine1.cfg"))
+    assert clean.code == 0
+    misuse = run_inprocess("lint", str(DEMO), "--fabric", str(DEMO))
+    assert misuse.code == 2
+
+
+@pytest.mark.parametrize("command", ["lint", "topo", "parse", "explain", "drift", "collect",
+                                     "rules"])
+def test_help_has_no_internal_placeholders(command: str) -> None:
+    text = run_subprocess(command, "--help").stdout
+    assert not re.search(r"\{\w+|<list\[|<str>|<path>|<int", text), text
+
+
+def _git_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "configs"
+    shutil.copytree(DEMO, repo)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "fabric"]):
+        subprocess.run(["git", *args], cwd=repo, check=True, env=env, capture_output=True)
+    return repo
+
+
+@pytest.mark.skipif(shutil.which("pre-commit") is None or shutil.which("git") is None,
+                    reason="pre-commit or git is not installed (pip install '.[dev]')")
+def test_pre_commit_hook_reports_findings_in_the_changed_file_only(tmp_path: Path) -> None:
+    repo = _git_repo(tmp_path)
+    # a change to spine1 (clean) commits; a change to leaf3 (two planted faults) is refused
+    for name, expected in (("spine1.cfg", 0), ("leaf3.cfg", 1)):
+        path = repo / name
+        path.write_text(path.read_text() + "!\n")
+        subprocess.run(["git", "add", name], cwd=repo, check=True)
+        proc = subprocess.run(
+            ["pre-commit", "try-repo", str(REPO), "fablint", "--files", name, "--verbose"],
+            cwd=repo, capture_output=True, text=True, timeout=900,
+            env={**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache")})
+        assert proc.returncode == expected, proc.stdout + proc.stderr
+        assert ("ACL001" in proc.stdout) == (name == "leaf3.cfg"), proc.stdout
+        # findings of other devices stay out of the report
+        assert "spine2" not in proc.stdout.split("fablint (findings in changed files)")[-1]
+
+
+def test_github_action_lint_step_writes_sarif_summary_and_exit_code(tmp_path: Path) -> None:
+    outputs, summary = tmp_path / "outputs", tmp_path / "summary.md"
+    shutil.copytree(DEMO, tmp_path / "fabric")
+    proc = subprocess.run(
+        ["bash", str(REPO / ".github" / "fablint-action.sh")], cwd=tmp_path,
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "FABLINT_PATHS": "fabric", "FABLINT_ARGS": "--fail-on error",
+             "GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary),
+             "PATH": os.environ["PATH"]})
+    assert proc.returncode == 0, proc.stderr
+    assert "exit-code=1" in outputs.read_text()
+    sarif = json.loads((tmp_path / "fablint.sarif").read_text())
+    assert len(sarif["runs"][0]["results"]) == 7
+    assert summary.read_text().startswith("## fablint")
+    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error ")]
+    assert len(annotations) == 7
