@@ -340,7 +340,8 @@ def test_json_validates_against_the_published_schema(
 def test_every_reporter_renders_every_result(
     demo: LintResult, damaged: LintResult, clean: LintResult
 ) -> None:
-    assert set(REPORTERS) == {"text", "json", "sarif", "junit", "github"}
+    assert set(REPORTERS) == {"text", "json", "sarif", "junit", "github", "gitlab", "concise",
+                              "markdown"}
     for result in (demo, damaged, clean):
         for name, render in REPORTERS.items():
             out = render(result)

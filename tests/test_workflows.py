@@ -116,7 +116,9 @@ def _git_repo(tmp_path: Path) -> Path:
                     reason="pre-commit or git is not installed (pip install '.[dev]')")
 def test_pre_commit_hook_reports_findings_in_the_changed_file_only(tmp_path: Path) -> None:
     repo = _git_repo(tmp_path)
-    # a change to spine1 (clean) commits; a change to leaf3 (two planted faults) is refused
+    # a change to spine1 (clean) commits; a change to leaf3 (two planted faults) is refused.
+    # The first run installs fablint into pre-commit's cache (about a minute); the second
+    # reuses it.
     for name, expected in (("spine1.cfg", 0), ("leaf3.cfg", 1)):
         path = repo / name
         path.write_text(path.read_text() + "!\n")
