@@ -113,9 +113,15 @@ def _write_atomic(path: Path, content: str) -> None:
 
 
 def _color(flag: bool | None) -> bool:
+    """--color/--no-color, else the conventions rich and most tools follow: NO_COLOR off,
+    FORCE_COLOR on (CI logs that render colour), TERM=dumb off, else colour on a terminal."""
     if flag is not None:
         return flag
     if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
         return False
     return sys.stdout.isatty()
 

@@ -149,3 +149,18 @@ def test_github_action_lint_step_writes_sarif_summary_and_exit_code(tmp_path: Pa
     assert summary.read_text().startswith("## fablint")
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error ")]
     assert len(annotations) == 7
+
+
+@pytest.mark.parametrize(("env", "coloured"), [
+    ({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False)])
+def test_colour_follows_the_environment(env: dict[str, str], coloured: bool) -> None:
+    clean_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    proc = subprocess.run([*_entry(), "lint", str(DEMO)], capture_output=True, text=True,
+                          env={**clean_env, **env}, timeout=120, check=False)
+    assert ("\x1b[" in proc.stdout) == coloured
+
+
+def _entry() -> list[str]:
+    from tests.test_cli import _entry_point
+
+    return _entry_point()
