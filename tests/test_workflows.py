@@ -164,3 +164,35 @@ def _entry() -> list[str]:
     from tests.test_cli import _entry_point
 
     return _entry_point()
+
+
+def _readme_python() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Library use", 1)[1]
+    return re.search(r"```python\n(.+?)\n```", section, re.S).group(1)  # type: ignore[union-attr]
+
+
+def test_readme_library_example_runs_and_prints_the_demo_results() -> None:
+    proc = subprocess.run(["python", "-c", _readme_python()], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "7 errors; exit code 1"
+    assert lines[-1].startswith("leaf1 eos ") and lines[-1].endswith(" interfaces")
+
+
+def test_library_lint_matches_the_command_line_and_raises_clear_errors() -> None:
+    import fablint
+    from fablint.api import LintError
+
+    result = fablint.lint(DEMO, select=["MTU"])
+    assert {(f.rule, f.device) for f in result.findings} == {("MTU001", "leaf2"),
+                                                             ("MTU005", "leaf2")}
+    with pytest.raises(LintError, match="path not found"):
+        fablint.lint(["/nonexistent/fabric"])
+    with pytest.raises(LintError, match=r"unknown rule|no rule"):
+        fablint.lint(DEMO, select=["NOPE999"])
+    outcome = fablint.parse(DEMO / "leaf1.cfg")
+    assert outcome.devices[0].name == "leaf1" and not outcome.problems

@@ -110,6 +110,7 @@ def document(result: LintResult) -> dict[str, Any]:
 def json_schema() -> dict[str, Any]:
     schema = JsonReport.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"https://github.com/fablint/fablint/blob/main/docs/json-report.schema.json#v{SCHEMA_VERSION}"
     schema["title"] = "fablint JSON report"
     return schema
 
