@@ -204,6 +204,12 @@ def lint_command(
         Path | None,
         typer.Option("--write-baseline", help="Record the current findings in this file."),
     ] = None,
+    update_baseline: Annotated[
+        bool,
+        typer.Option("--update-baseline", help="Rewrite the baseline (--baseline or "
+                     "fablint.yaml's) without the entries that no longer match a finding; "
+                     "new findings are not added."),
+    ] = False,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, help="Parser processes (default: CPUs).")
     ] = None,
@@ -256,6 +262,9 @@ def lint_command(
         baseline_path = baseline
         if baseline_path is None and project.baseline and write_baseline is None:
             baseline_path = (project.root or Path.cwd()) / project.baseline
+        if update_baseline and baseline_path is None:
+            _fail("--update-baseline needs a baseline: --baseline FILE or 'baseline:' in "
+                  "fablint.yaml")
         result = lint(LintOptions(
             paths=paths, config=project, policy=policy, select=_split(select),
             ignore=_split(ignore), vendor=vendor,
@@ -267,6 +276,12 @@ def lint_command(
     except PathNotFound as exc:
         _fail(f"path not found: {exc}")
 
+    if update_baseline and baseline_path is not None:
+        _write_atomic(baseline_path, json.dumps(baseline_document(result.baseline_known),
+                                                indent=2) + "\n")
+        typer.echo(f"fablint: {baseline_path}: kept {len(result.baseline_known)} entr"
+                   f"{'y' if len(result.baseline_known) == 1 else 'ies'}, pruned "
+                   f"{result.baseline_stale} that no longer match", err=True)
     if report_only:
         result = _report_only(result, reported)
     if write_baseline is not None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from fablint.checks import REGISTRY, Context, Rule
 from fablint.checks.base import DeviceSummary, FabricRule
 from fablint.config import FailOn, ProjectConfig
-from fablint.findings import CATEGORIES, Finding, Severity
+from fablint.findings import CATEGORIES, Finding, Severity, fingerprint_of
 from fablint.fixes import attach_fixes
 from fablint.ingest import (
     FileOutcome,
@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+"""2: fingerprints from rule, device and object (1 also hashed the message)."""
 
 PROBLEM_RULES = {
     "parse-error": "FAB001",
@@ -94,6 +95,10 @@ class LintResult:
     errors: list[ParseProblem] = field(default_factory=list)
     digests: dict[str, object] = field(default_factory=dict)
     """Device -> ``LintOptions.digest`` of it (final device names)."""
+    baseline_known: list[Finding] = field(default_factory=list)
+    """Findings the baseline recorded (not reported); ``--update-baseline`` keeps these."""
+    baseline_stale: int = 0
+    """Baseline entries that matched no finding: fixed since, so they can be pruned."""
 
     @property
     def exit_code(self) -> int:
@@ -332,9 +337,10 @@ def _assemble(
     findings = [f for f in findings if not _path_ignored(f, config)]
     if "FAB004" in selected:
         findings.extend(_unused(suppressions, used, selected, fabric))
-    baselined = 0
+    known: list[Finding] = []
+    stale = 0
     if options.baseline is not None:
-        findings, baselined = apply_baseline(findings, load_baseline(options.baseline))
+        findings, known, stale = apply_baseline(findings, load_baseline(options.baseline))
     findings.sort(key=Finding.sort_key)
     # Inputs fablint could not fully read make the run incomplete: exit code 2. A stray file in
     # a folder that is in no supported format does not; a damaged one (parse-error) does.
@@ -347,8 +353,8 @@ def _assemble(
                for result in results for name, value in result.digests.items()}
     return LintResult(
         fabric=fabric, findings=findings, rules=rules, suppressed=suppressed,
-        baselined=baselined, fail_on=options.fail_on or config.fail_on, errors=errors,
-        digests=digests,
+        baselined=len(known), fail_on=options.fail_on or config.fail_on, errors=errors,
+        baseline_known=known, baseline_stale=stale, digests=digests,
     )
 
 
@@ -459,6 +465,9 @@ def baseline_document(findings: list[Finding]) -> dict[str, object]:
 
 
 def load_baseline(path: Path) -> Counter[str]:
+    """Fingerprint -> how many findings the baseline records with it. Entries of a version-1
+    baseline (message in the fingerprint) are re-keyed from their rule, device and object, so
+    rewording a message never invalidates a baseline."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -467,23 +476,33 @@ def load_baseline(path: Path) -> Counter[str]:
         raise UsageError(f"{path}: baseline is not valid JSON: {exc}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("findings"), list):
         raise UsageError(f"{path}: not a fablint baseline (no 'findings' list)")
+    legacy = data.get("version", 1) == 1
     counts: Counter[str] = Counter()
     for entry in data["findings"]:
-        if isinstance(entry, dict) and isinstance(entry.get("fingerprint"), str):
+        if not isinstance(entry, dict):
+            continue
+        if legacy and isinstance(entry.get("rule"), str):
+            device, obj = entry.get("device"), entry.get("object")
+            counts[fingerprint_of(entry["rule"], device if isinstance(device, str) else None,
+                                  obj if isinstance(obj, str) else None)] += 1
+        elif isinstance(entry.get("fingerprint"), str):
             counts[entry["fingerprint"]] += 1
     return counts
 
 
-def apply_baseline(findings: list[Finding], baseline: Counter[str]) -> tuple[list[Finding], int]:
-    """Drop findings recorded in the baseline (as many of each as were recorded)."""
+def apply_baseline(
+    findings: list[Finding], baseline: Counter[str]
+) -> tuple[list[Finding], list[Finding], int]:
+    """Split findings into new ones and those the baseline records (as many of each as were
+    recorded); also count the baseline's entries that matched nothing (fixed, or stale)."""
     remaining = Counter(baseline)
-    kept = []
-    dropped = 0
+    kept: list[Finding] = []
+    known: list[Finding] = []
     for finding in findings:
         fp = finding.fingerprint()
         if remaining[fp] > 0:
             remaining[fp] -= 1
-            dropped += 1
+            known.append(finding)
         else:
             kept.append(finding)
-    return kept, dropped
+    return kept, known, sum(remaining.values())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -68,10 +67,15 @@ class Finding:
     """Every object a grouped finding is about, when the message names only a few."""
 
     def fingerprint(self) -> str:
-        """Identity that survives line shifts and file moves: rule, device, object, message."""
-        message = re.sub(r"\s+", " ", self.message.strip().lower())
-        key = "\x1f".join((self.rule, self.device or "", self.object or "", message))
-        return hashlib.sha256(key.encode()).hexdigest()[:32]
+        """Identity that survives line shifts, file moves and rewording: rule, device, object.
+        Two findings of one rule on one object share it; baselines count them."""
+        return fingerprint_of(self.rule, self.device, self.object)
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.file or "", self.line or 0, self.rule, self.object or "")
+
+
+def fingerprint_of(rule: str, device: str | None, obj: str | None) -> str:
+    """The baseline identity of a finding (also of a baseline entry written before version 2,
+    whose fingerprints hashed the message: they are recomputed from the entry's fields)."""
+    return hashlib.sha256(f"{rule}\x1f{device or ''}\x1f{obj or ''}".encode()).hexdigest()[:32]

@@ -196,3 +196,54 @@ def test_library_lint_matches_the_command_line_and_raises_clear_errors() -> None
         fablint.lint(DEMO, select=["NOPE999"])
     outcome = fablint.parse(DEMO / "leaf1.cfg")
     assert outcome.devices[0].name == "leaf1" and not outcome.problems
+
+
+# -- baseline lifecycle ------------------------------------------------------------------------
+
+
+def _lint_json(*args: str, cwd: Path) -> dict:
+    return json.loads(run_inprocess("lint", "-f", "json", *args, cwd=cwd).stdout)
+
+
+def test_baseline_survives_rewording_and_v1_baselines_are_migrated(tmp_path: Path) -> None:
+    shutil.copytree(DEMO, tmp_path / "fabric")
+    findings = _lint_json("fabric", cwd=tmp_path)["findings"]
+    # a version-1 baseline hashed the message; a reworded message must still match it
+    legacy = {"version": 1, "tool": "fablint", "findings": [
+        {"fingerprint": "0" * 32, "rule": f["rule"], "device": f["device"],
+         "object": f["object"], "message": f["message"] + " (old wording)"} for f in findings]}
+    (tmp_path / "v1-baseline.json").write_text(json.dumps(legacy), encoding="utf-8")
+    doc = _lint_json("--baseline", "v1-baseline.json", "fabric", cwd=tmp_path)
+    assert doc["findings"] == []
+    assert doc["summary"]["baselined"] == 7 and doc["summary"]["baseline_stale"] == 0
+
+
+def test_stale_entries_are_reported_and_update_baseline_prunes_without_adding(
+        tmp_path: Path) -> None:
+    fabric = tmp_path / "fabric"
+    shutil.copytree(DEMO, fabric)
+    run_inprocess("lint", "--write-baseline", "b.json", "fabric", cwd=tmp_path)
+    # fix one planted fault (PFC003) and plant a new one (leaf1 MTU)
+    leaf3 = fabric / "leaf3.cfg"
+    leaf3.write_text(leaf3.read_text().replace("flowcontrol receive on", "flowcontrol receive off"))
+    leaf1 = fabric / "leaf1.cfg"
+    text = leaf1.read_text()
+    marker = "   description P2P_SPINE1_Ethernet1/1\n   no shutdown\n   mtu 9214\n"
+    leaf1.write_text(text.replace(marker, marker.replace("mtu 9214", "mtu 1500")))
+
+    doc = _lint_json("--baseline", "b.json", "fabric", cwd=tmp_path)
+    assert doc["summary"]["baseline_stale"] == 1
+    text_run = run_inprocess("lint", "--baseline", "b.json", "fabric", "--no-color", cwd=tmp_path)
+    assert "1 baseline entry fixed since" in text_run.stdout
+
+    updated = run_inprocess("lint", "--baseline", "b.json", "--update-baseline", "fabric",
+                            cwd=tmp_path)
+    assert "kept 6 entries, pruned 1" in updated.stderr
+    entries = json.loads((tmp_path / "b.json").read_text())["findings"]
+    assert len(entries) == 6 and "PFC003" not in {e["rule"] for e in entries}
+    # the new leaf1 findings were not added: they are still reported
+    after = _lint_json("--baseline", "b.json", "fabric", cwd=tmp_path)
+    assert {(f["device"], f["rule"]) for f in after["findings"]} == {
+        ("leaf1", "MTU001"), ("leaf1", "MTU005")}
+    assert after["summary"]["baseline_stale"] == 0
+    assert run_inprocess("lint", "--update-baseline", "fabric", cwd=tmp_path).code == 2

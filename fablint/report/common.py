@@ -22,6 +22,7 @@ def summary(result: LintResult) -> dict[str, object]:
         "total": len(result.findings),
         "suppressed": result.suppressed,
         "baselined": result.baselined,
+        "baseline_stale": result.baseline_stale,
         "files": len(result.fabric.inputs),
         "devices": len({name for i in result.fabric.inputs for name in i.devices}),
         "ib_nodes": sum(i.ib_nodes for i in result.fabric.inputs),

@@ -62,6 +62,8 @@ class JsonSummary(_Strict):
     total: int
     suppressed: int
     baselined: int
+    baseline_stale: int = Field(default=0, description="Baseline entries that matched no "
+                                "finding (fixed since; --update-baseline prunes them).")
     files: int
     devices: int
     ib_nodes: int = Field(default=0, description="InfiniBand nodes read from discovery dumps.")

@@ -80,6 +80,10 @@ def summary_spans(result: LintResult) -> list[Span]:
         extras.append((f"{result.suppressed} suppressed", None))
     if result.baselined:
         extras.append((f"{result.baselined} in baseline", None))
+    if result.baseline_stale:
+        extras.append((f"{result.baseline_stale} baseline "
+                       f"entr{'y' if result.baseline_stale == 1 else 'ies'} fixed since: "
+                       "--update-baseline prunes them", "yellow"))
     if result.errors:
         extras.append((f"{_plural(len(result.errors), 'file')} could not be linted", "bold red"))
     tail: list[Span] = []
