@@ -8,6 +8,7 @@ is left.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -99,6 +100,8 @@ class LintResult:
     """Findings the baseline recorded (not reported); ``--update-baseline`` keeps these."""
     baseline_stale: int = 0
     """Baseline entries that matched no finding: fixed since, so they can be pruned."""
+    seconds: float = 0.0
+    """Wall time of the run (JUnit's ``time``)."""
 
     @property
     def exit_code(self) -> int:
@@ -235,6 +238,13 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
 
 
 def lint(options: LintOptions) -> LintResult:
+    started = time.perf_counter()
+    result = _lint(options)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _lint(options: LintOptions) -> LintResult:
     config = options.config
     rules = select_rules(options.select or config.select, [*config.ignore, *options.ignore])
     fabric_rules = [r for r in rules if r.scope == "fabric"]

@@ -247,3 +247,17 @@ def test_stale_entries_are_reported_and_update_baseline_prunes_without_adding(
         ("leaf1", "MTU001"), ("leaf1", "MTU005")}
     assert after["summary"]["baseline_stale"] == 0
     assert run_inprocess("lint", "--update-baseline", "fabric", cwd=tmp_path).code == 2
+
+
+def test_junit_cases_name_their_file_and_the_suite_its_time() -> None:
+    from xml.etree import ElementTree as ET
+
+    root = ET.fromstring(run_inprocess("lint", str(DEMO), "-f", "junit").stdout)
+    suite = root.find("testsuite")
+    assert suite is not None and float(suite.get("time", "-1")) > 0
+    cases = suite.findall("testcase")
+    assert all(case.get("file") and case.get("time") == "0" for case in cases)
+    failed = {case.get("classname"): case.get("file") for case in cases
+              if case.find("failure") is not None}
+    assert failed["leaf3"].endswith("leaf3.cfg")
+    assert failed["leaf4"].endswith("leaf4/config_db.json")

@@ -27,8 +27,12 @@ def applies(rule: type[Rule], vendor: str | None) -> bool:
 
 
 def render(result: LintResult) -> str:
+    """Cases carry ``file`` (the device's input, or the finding's file) for dashboards that
+    link to it; ``time`` is the run's on the suite. Devices are not timed one by one: each
+    case says 0."""
     from xml.etree import ElementTree as ET  # only a JUnit report pays for the import
 
+    device_file = {name: i.path for i in reversed(result.fabric.inputs) for name in i.devices}
     by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
     for finding in result.findings:
         by_case[(finding.device or finding.file or "fabric", finding.rule)].append(finding)
@@ -43,7 +47,11 @@ def render(result: LintResult) -> str:
     threshold = Severity(result.fail_on).rank if result.fail_on != "never" else 99
     for (device, rule_id), findings in sorted(by_case.items()):
         name = f"{rule_id} {rule_names.get(rule_id, findings[0].name if findings else '')}"
-        case = ET.SubElement(suite, "testcase", classname=device, name=name.strip())
+        where = findings[0].file if findings and findings[0].file else device_file.get(device)
+        case = ET.SubElement(suite, "testcase", classname=device, name=name.strip(),
+                             time="0")
+        if where:
+            case.set("file", where)
         if not findings:
             continue
         worst = max(findings, key=lambda f: f.severity.rank)
@@ -60,6 +68,7 @@ def render(result: LintResult) -> str:
             node = ET.SubElement(case, "system-out")
         node.text = body
     for element in (suite, suites):
+        element.set("time", f"{result.seconds:.3f}")
         element.set("tests", str(len(suite)))
         element.set("failures", str(failures))
         element.set("errors", "0")
