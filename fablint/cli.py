@@ -235,6 +235,14 @@ def lint_command(
         typer.Option("--fabric", metavar="PATH", help="With --report-only: the files and "
                      "folders that make up the fabric (repeatable; default: the current folder)."),
     ] = None,
+    fix: Annotated[
+        bool, typer.Option("--fix", help="Apply the fixes shown to EOS, NX-OS and SONiC files "
+                           "where the place is unambiguous, then report what is left.")
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Print the fixes as a unified diff instead of "
+                           "applying them (exit 1 when there is one).")
+    ] = False,
     statistics: Annotated[
         bool, typer.Option("--statistics", help="Print the number of findings per rule instead "
                            "of the findings.")
@@ -276,6 +284,11 @@ def lint_command(
     except PathNotFound as exc:
         _fail(f"path not found: {exc}")
 
+    if fix or diff:
+        result = _apply_fixes(result, diff, paths, project, policy, baseline_path, select,
+                              ignore, vendor, fail_on, jobs, intent)
+        if diff:
+            raise typer.Exit(result.exit_code)
     if update_baseline and baseline_path is not None:
         _write_atomic(baseline_path, json.dumps(baseline_document(result.baseline_known),
                                                 indent=2) + "\n")
@@ -306,6 +319,53 @@ def lint_command(
     else:
         sys.stdout.write(report)
     raise typer.Exit(result.exit_code)
+
+
+def _apply_fixes(result: LintResult, diff: bool, paths: list[str], project: ProjectConfig,
+                 policy: Policy, baseline_path: Path | None, select: list[str] | None,
+                 ignore: list[str] | None, vendor: str | None,
+                 fail_on: FailOnChoice | None, jobs: int | None,
+                 intent: Path | None) -> LintResult:
+    """--diff prints the changes (the result's exit code: 1 when there is one); --fix writes
+    them and lints again, so what is reported is what is left."""
+    import dataclasses
+
+    from fablint.fixes import apply
+
+    changes = apply.plan(result.findings)
+    if diff:
+        text = "".join(change.diff() for change in changes)
+        sys.stdout.write(text)
+        return dataclasses.replace(result, findings=[f for c in changes for f in c.fixed],
+                                   errors=[], fail_on="info")
+    fixed = 0
+    touched: set[str] = set()
+    # A fix can reveal the next finding (PFC turned on: now the watchdog must watch it), so
+    # fix and lint again, as ruff does, until nothing more applies.
+    for _round in range(5):
+        changes = [c for c in changes if c.new != c.old]
+        if not changes:
+            break
+        for change in changes:
+            try:
+                apply.write(change)
+            except OSError as exc:
+                _fail(f"cannot write {change.path}: {exc.strerror or exc}")
+            fixed += len(change.fixed)
+            touched.add(change.path)
+        try:
+            result = lint(LintOptions(
+                paths=paths, config=project, policy=policy, select=_split(select),
+                ignore=_split(ignore), vendor=vendor,
+                fail_on=fail_on.value if fail_on else None, baseline=baseline_path, jobs=jobs,
+                intent=_load_intent(intent, project)))
+        except (ConfigError, UsageError) as exc:
+            _fail(str(exc))
+        changes = apply.plan(result.findings)
+    skipped = sum(1 for f in result.findings if f.fix)
+    typer.echo(f"fablint: fixed {fixed} finding(s) in {len(touched)} file(s)"
+               + (f"; {skipped} left with a fix to apply by hand" if skipped else ""), err=True)
+    return result
 
 
 def _split(values: list[str] | None) -> list[str]:

@@ -173,7 +173,10 @@ class RoceDscpLossless(Rule):
                     "map": maps.name, "port_map": first.qos.maps is not None,
                     "interfaces": [p.name for p in ports],
                     "before": _classes_before(device, maps),
-                }) if target_tc is not None else None,
+                # DSCPs already in the lossless class miss PFC because PFC pauses another
+                # priority: PFC001 fixes that; a map that already says so is no fix
+                }) if target_tc is not None and any(tc != target_tc for _, tc in wrong)
+                else None,
             )
 
 

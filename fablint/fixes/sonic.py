@@ -150,8 +150,9 @@ def _qos_class(action: str, p: dict[str, Any]) -> str | None:
         name = p.get("map") or DSCP_MAP
         patch: dict[str, Any] = {
             "DSCP_TO_TC_MAP": {name: {str(d): str(p["tc"]) for d in p["dscp"]}}}
-        if not p.get("map"):
-            patch["PORT_QOS_MAP"] = {p["interface"]: {"dscp_to_tc_map": name}}
+        if not p.get("map"):  # bind the new map on every port the finding names
+            patch["PORT_QOS_MAP"] = {port: {"dscp_to_tc_map": name}
+                                     for port in p.get("interfaces") or [p["interface"]]}
         return _dump(patch)
     if action == "queue-strict":
         return _dump({
