@@ -175,9 +175,19 @@ def test_red_cable_and_device_lead_to_their_findings_in_chromium(tmp_path: Path)
 
 
 @needs_chromium
-def test_screenshot_of_the_demo_report(tmp_path: Path) -> None:
-    out, _ = _report(tmp_path, DEMO)
-    shot = REPO / "bench" / "out" / "report-demo.png"
+@pytest.mark.parametrize("name", ["demo", "2000"])
+def test_screenshots_for_people_to_look_at(tmp_path: Path, name: str) -> None:
+    """bench/out/report-demo.png and report-2000.png (a generated 3-tier fabric of 2,192 IB
+    nodes: 16 pods of 8 rail leaves and 8 spines, 16 super-spines, 240 servers x 8 NICs)."""
+    if name == "demo":
+        out, _ = _report(tmp_path, DEMO)
+    else:
+        dump = tmp_path / "fabric.topo"
+        dump.write_text(ThreeTier(pods=16, rails=8, spines=8, supers=16, servers=15)
+                        .ibnetdiscover())
+        out, page = _report(tmp_path, dump)
+        assert "240 hosts, 1920 NICs (8 per host), 8 rails" in page
+    shot = REPO / "bench" / "out" / f"report-{name}.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
     assert CHROMIUM is not None
     subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",

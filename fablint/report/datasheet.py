@@ -523,8 +523,8 @@ def _lossless(devices: list[DeviceDigest], policy: Policy, kind: str) -> Lossles
         "the queue of every lossless priority (as ECN001), PFC watchdog; host NIC inputs: " \
         "DCQCN notification and reaction points (as DCQ001)"
     if "Ethernet" not in kind:
-        return Lossless(source=source, note="InfiniBand: credit-based flow control, lossless "
-                        "by design; no RoCE settings apply")
+        return Lossless(source="the fabric kind", note="InfiniBand: credit-based flow "
+                        "control, lossless by design; no RoCE settings apply")
     if not switches and not hosts:
         return Lossless(source=source, applies=True,
                         note="not determined: no switch configuration or host NIC input read")

@@ -50,7 +50,7 @@ svg text{font-family:system-ui,sans-serif}.node rect{fill:#eef4ff;stroke:#446}
 .cable.bad{stroke:#d00;stroke-width:3}details summary{cursor:pointer}
 .legend span{display:inline-block;margin-right:14px;font-size:12px}
 .swatch{display:inline-block;width:18px;height:4px;vertical-align:middle;margin-right:4px}
-.muted{color:#5b6575}.devsec{border-top:1px solid #eceef2;padding:6px 0}
+.scroll{overflow-x:auto}.muted{color:#5b6575}.devsec{border-top:1px solid #eceef2;padding:6px 0}
 :target{outline:3px solid #f5b400}
 """
 
@@ -289,7 +289,7 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> st
         "</i>hosts grouped per leaf</span></div>"]
     faulty = _faulty(findings)
     bad_cables = _cable_findings(topo, findings)
-    out = ['<section id="topology"><h2>Topology</h2>', "".join(legend)]
+    out = ['<section id="topology"><h2>Topology</h2>', "".join(legend), '<div class="scroll">']
     pods = sorted({n.pod for n in switches if n.pod is not None})
     if len(switches) <= DETAIL_LIMIT:
         names = {n.name for n in topo.nodes.values()}
@@ -319,7 +319,7 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> st
                     topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
                     _id("topo-pod", str(pod)))
                 + "</details>")
-    out.append("</section>")
+    out.append("</div></section>")
     return "\n".join(out)
 
 
@@ -329,10 +329,18 @@ def _pod_overview(topo: Topology, pods: list[int], faulty: dict[str, list[int]],
     summarising each pod's tiers; a click opens the pod's full drawing."""
     per_pod: dict[int, Counter[str]] = defaultdict(Counter)
     bad: Counter[int] = Counter()
+    hosts: dict[int, set[str]] = defaultdict(set)
     for node in topo.nodes.values():
         if node.pod is not None:
             per_pod[node.pod][node.role] += 1
             bad[node.pod] += len(faulty.get(node.name, []))
+            if node.role == "leaf":
+                hosts[node.pod].update(
+                    o for c in topo.cables_of(node.name)
+                    if topo.role(o := c.b.device if c.a.device == node.name else c.a.device)
+                    == "host")
+    for pod, members in hosts.items():
+        per_pod[pod]["host"] = len(members)
     supers = sorted((n.name for n in topo.nodes.values() if n.role == "super-spine"),
                     key=_natural)
     col, box_w, box_h = 120, 108, 40
