@@ -251,15 +251,22 @@ SPLIT_PORT_COUNTS = frozenset({81, 129})
 """NumPorts of a Quantum (80 + AN) and a Quantum-2 (128 + AN) switch in split mode."""
 
 
+QUANTUM = 0xD2F0
+"""Device id of the Quantum (HDR) switch ASIC, whose split ports are labelled ``port/split``."""
+
+
 def _split(cable: Cable) -> bool:
     """Does either end sit on a split switch port (half the lanes by design)? ibdiagnet's
-    label says so (``1/2/1/1`` on Quantum-2, ``3/2`` on Quantum); without labels, a switch
-    whose port count is that of split mode."""
+    label says so (``1/2/1/1`` ASIC/cage/port/split on Quantum-2; ``3/2`` port/split on a
+    Quantum, known by its device id or its 81 ports); without labels, a switch whose port
+    count is that of split mode."""
     for end in cable.ends:
-        label = end.port.label
-        if label and label.count("/") in (1, 3):
+        node, label = end.node, end.port.label or ""
+        if node.type != "switch":
+            continue
+        if label.count("/") == 3 or node.port_count in SPLIT_PORT_COUNTS:
             return True
-        if end.node.type == "switch" and end.node.port_count in SPLIT_PORT_COUNTS:
+        if label.count("/") == 1 and (node.device_id == QUANTUM or node.port_count == 81):
             return True
     return False
 
