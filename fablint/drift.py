@@ -217,23 +217,32 @@ def _fact_order(fact: str) -> tuple[int, tuple[Any, ...]]:
     return rank, _port_order(fact)
 
 
-def _match(names: Iterable[str], other: dict[str, Device]) -> dict[str, str]:
-    """Device names of one side -> the same device on the other side (exact name, else the
-    same name in another case: host names are not case-sensitive)."""
-    lower = {}
+def _match(names: Iterable[str], other: dict[str, Device],
+           pairs: dict[str, str] | None = None) -> dict[str, str]:
+    """Device names of one side -> the same device on the other side: a ``--pair`` first,
+    then the exact name, else the same name in another case (host names are not
+    case-sensitive); when each side holds one device, those two."""
+    names = list(names)
+    lower: dict[str, str] = {}
     for name in other:
         lower.setdefault(name.lower(), name)
-    out = {}
+    out: dict[str, str] = {}
+    paired = pairs or {}
     for name in names:
-        if name in other:
+        if name in paired and paired[name] in other:
+            out[name] = paired[name]
+        elif name in other and name not in paired.values():
             out[name] = name
-        elif name.lower() in lower:
+        elif name.lower() in lower and lower[name.lower()] not in paired.values():
             out[name] = lower[name.lower()]
+    if not out and len(names) == 1 and len(other) == 1:
+        out[names[0]] = next(iter(other))  # two single files: one device renamed
     return out
 
 
-def compare(intended: Fabric, live: Fabric, policy: Policy) -> list[DeviceDrift]:
-    matched = _match(intended.devices, live.devices)
+def compare(intended: Fabric, live: Fabric, policy: Policy,
+            pairs: dict[str, str] | None = None) -> list[DeviceDrift]:
+    matched = _match(intended.devices, live.devices, pairs)
     out: list[DeviceDrift] = []
     for name, device in intended.devices.items():
         other_name = matched.get(name)
@@ -244,7 +253,9 @@ def compare(intended: Fabric, live: Fabric, policy: Policy) -> list[DeviceDrift]
         other = live.devices[other_name]
         diffs = compare_devices(device, other, policy, intended_fabric=intended,
                                 live_fabric=live)
-        out.append(DeviceDrift(name, "drift" if diffs else "same", device.vendor, diffs,
+        # a device paired by --pair (or as the one device of two files) shows both names
+        shown = name if other_name.lower() == name.lower() else f"{name} = {other_name}"
+        out.append(DeviceDrift(shown, "drift" if diffs else "same", device.vendor, diffs,
                                intended_files=list(device.files),
                                live_files=list(other.files)))
     taken = set(matched.values())
@@ -257,11 +268,12 @@ def compare(intended: Fabric, live: Fabric, policy: Policy) -> list[DeviceDrift]
 
 
 def drift(intended: list[str], live: list[str], policy: Policy,
-          jobs: int | None = None) -> DriftReport:
-    """Read both sides and compare them. Raises PathNotFound for a path that does not exist."""
+          jobs: int | None = None, pairs: dict[str, str] | None = None) -> DriftReport:
+    """Read both sides and compare them. ``pairs`` names an intended device's live
+    counterpart where the names differ. Raises PathNotFound for a path that does not exist."""
     left, left_errors = load_fabric(intended, jobs)
     right, right_errors = load_fabric(live, jobs)
     errors = [SideError("intended", p) for p in left_errors]
     errors += [SideError("live", p) for p in right_errors]
-    return DriftReport(intended=intended, live=live, devices=compare(left, right, policy),
+    return DriftReport(intended=intended, live=live, devices=compare(left, right, policy, pairs),
                        errors=errors, udp_port=policy.acl.roce_udp_port)

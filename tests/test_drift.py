@@ -261,3 +261,28 @@ def test_the_example_in_docs_drift_md_is_current(monkeypatch: pytest.MonkeyPatch
     result = CliRunner().invoke(app, ["drift", "fixtures/drift/intended", "fixtures/drift/live",
                                       "--no-color"])
     assert result.stdout == shown
+
+
+def test_two_single_files_and_pairs_compare_devices_of_different_names(tmp_path: Path) -> None:
+    from tests.test_cli import run_inprocess
+
+    demo = Path(__file__).resolve().parents[1] / "fixtures" / "demo"
+    text = (demo / "leaf1.cfg").read_text(encoding="utf-8")
+    intended, live = tmp_path / "intended", tmp_path / "live"
+    intended.mkdir()
+    live.mkdir()
+    (intended / "leaf1.cfg").write_text(text, encoding="utf-8")
+    (live / "renamed.cfg").write_text(
+        text.replace("hostname leaf1", "hostname leaf1-new").replace("mtu 9214", "mtu 1500"),
+        encoding="utf-8")
+    shutil.copy(demo / "spine1.cfg", intended)
+    shutil.copy(demo / "spine1.cfg", live)
+    single = run_inprocess("drift", str(intended / "leaf1.cfg"), str(live / "renamed.cfg"))
+    assert single.code == 1 and "leaf1 = leaf1-new" in single.stdout
+    assert "9214 -> 1500" in single.stdout
+    unpaired = run_inprocess("drift", str(intended), str(live))
+    assert "only in intended" in unpaired.stdout and "only in live" in unpaired.stdout
+    paired = run_inprocess("drift", str(intended), str(live), "--pair", "leaf1=leaf1-new")
+    assert paired.code == 1 and "only in" not in paired.stdout
+    assert "leaf1 = leaf1-new" in paired.stdout and "9214 -> 1500" in paired.stdout
+    assert run_inprocess("drift", str(intended), str(live), "--pair", "leaf1").code == 2

@@ -24,6 +24,7 @@ class InventoryFormatChoice(StrEnum):
     fablint = "fablint"
     ansible = "ansible"
     nornir = "nornir"
+    anta = "anta"
 
 
 class LintFormatChoice(StrEnum):
@@ -251,9 +252,13 @@ def drift_command(
         "--jobs", "-j", min=1, help="Parser processes (default: CPUs).")] = None,
     color: Annotated[bool | None, typer.Option(
         "--color/--no-color", help="Colour the text report.")] = None,
+    pair: Annotated[list[str] | None, typer.Option(
+        "--pair", metavar="INTENDED=LIVE", help="Compare these two devices although their "
+        "names differ (repeatable). Two single files are paired without it.")] = None,
 ) -> None:
     """Compare two fabrics through the normalised model: what differs for RoCE, per device
-    and port. Exit code: 0 no drift; 1 drift; 2 an input could not be read."""
+    and port. INTENDED and LIVE may be folders, snapshots or two single files. Exit code: 0
+    no drift; 1 drift; 2 an input could not be read."""
     from rich.console import Console
 
     from fablint import cli as main_cli
@@ -267,7 +272,13 @@ def drift_command(
         project = main_cli._load_project([str(intended)], config)
         policy = load_policy(profile or project.profile, project.policy,
                              project.root if profile is None else Path.cwd())
-        report = drift([str(intended)], [str(live)], policy, jobs=jobs)
+        pairs = {}
+        for item in pair or []:
+            left, sep, right = item.partition("=")
+            if not sep or not left.strip() or not right.strip():
+                raise _fail(f"--pair {item!r}: expected INTENDED=LIVE (device names)")
+            pairs[left.strip()] = right.strip()
+        report = drift([str(intended)], [str(live)], policy, jobs=jobs, pairs=pairs)
     except ConfigError as exc:
         raise _fail(str(exc)) from None
     except PathNotFound as exc:

@@ -1,9 +1,12 @@
 """Inventories: which devices to collect from, in fablint's own YAML or what teams already have.
 
-Three formats, told apart by their shape (``--inventory-format`` forces one):
+Four formats, told apart by their shape (``--inventory-format`` forces one):
 
 - fablint (documented in docs/collect.md): ``defaults``, ``groups`` and ``hosts`` mappings;
-- an Ansible YAML inventory (``all:`` / groups with ``hosts``, ``children`` and ``vars``);
+- an Ansible inventory: YAML (``all:`` / groups with ``hosts``, ``children`` and ``vars``) or
+  INI (``[group]``, ``[group:vars]``, ``[group:children]``; read by ``ansible-inventory
+  --list`` when Ansible is installed), with ``group_vars/`` and ``host_vars/`` beside it;
+- an ANTA inventory (``anta_inventory: hosts:``), Arista EOS devices;
 - a Nornir simple inventory (``hosts.yaml`` with ``groups.yaml`` and ``defaults.yaml`` next
   to it, or the folder holding them).
 
@@ -33,7 +36,7 @@ from fablint.collect.commands import (
 from fablint.collect.snapshot import folder_name
 from fablint.yamlio import ConfigError, load_yaml_nodes, read_yaml_file
 
-InventoryFormat = Literal["auto", "fablint", "ansible", "nornir"]
+InventoryFormat = Literal["auto", "fablint", "ansible", "nornir", "anta"]
 MAX_INVENTORY_BYTES = 20 * 1024 * 1024
 
 SETTINGS = frozenset({
@@ -354,6 +357,7 @@ def _ansible(data: dict[str, Any], path: Path, lines: dict[Any, int]) -> Invento
 
     for group, node in data.items():
         walk(group, node, 0, [])
+    _vars_files(path.parent, memberships, host_vars, warnings)
     hosts: list[Host] = []
     skipped: dict[str, list[str]] = {}
     for name, chain in memberships.items():
@@ -379,6 +383,181 @@ def _ansible(data: dict[str, Any], path: Path, lines: dict[Any, int]) -> Invento
         shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         warnings.append(f"{path}: skipped {len(names)} host(s) ({reason}): {shown}")
     return Inventory(hosts=hosts, format="ansible", warnings=warnings)
+
+
+def _vars_file_data(base: Path, name: str) -> list[tuple[Path, Any]]:
+    """``base/name.yml``, ``.yaml``, ``name`` (a file) or every YAML file of the folder
+    ``base/name``, as Ansible reads group_vars and host_vars."""
+    found: list[Path] = []
+    for suffix in ("", ".yml", ".yaml", ".json"):
+        candidate = base / f"{name}{suffix}"
+        if candidate.is_file():
+            found.append(candidate)
+        elif suffix == "" and candidate.is_dir():
+            found.extend(sorted(p for p in candidate.iterdir()
+                                if p.is_file() and p.suffix in (".yml", ".yaml", ".json")))
+    out = []
+    for file in found:
+        data, _lines = _load(file)
+        if data is not None:
+            out.append((file, data))
+    return out
+
+
+def _vars_files(folder: Path, memberships: dict[str, list[tuple[int, str, dict[str, Any]]]],
+                host_vars: dict[str, dict[str, Any]], warnings: list[str]) -> None:
+    """Ansible's ``group_vars/`` and ``host_vars/`` beside the inventory: a group's file
+    overrides the inventory's vars of that group, a host's file the inventory's host vars
+    (Ansible's variable precedence)."""
+    group_dir, host_dir = folder / "group_vars", folder / "host_vars"
+    if group_dir.is_dir():
+        cache: dict[str, dict[str, Any]] = {}
+        for chain in memberships.values():
+            for _depth, group, layer in chain:
+                if group not in cache:
+                    cache[group] = {}
+                    for file, data in _vars_file_data(group_dir, group):
+                        cache[group].update(_ansible_vars(data, str(file), warnings))
+                layer.update(cache[group])
+        if "all" not in {g for chain in memberships.values() for _d, g, _v in chain}:
+            every = {}
+            for file, data in _vars_file_data(group_dir, "all"):
+                every.update(_ansible_vars(data, str(file), warnings))
+            if every:
+                for chain in memberships.values():
+                    chain.insert(0, (-1, "all", every))
+    if host_dir.is_dir():
+        for name in memberships:
+            for file, data in _vars_file_data(host_dir, name):
+                host_vars.setdefault(name, {}).update(_ansible_vars(data, str(file), warnings))
+
+
+# -- Ansible INI inventories -----------------------------------------------------------------
+
+
+def _ini_value(text: str) -> Any:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if text.isdigit():
+        return int(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def _ini_pairs(words: list[str]) -> dict[str, Any]:
+    return {k: _ini_value(v) for k, _, v in (w.partition("=") for w in words) if k and _}
+
+
+def ini_to_yaml_shape(text: str, path: Path) -> dict[str, Any]:
+    """An Ansible INI inventory (``[group]``, ``[group:vars]``, ``[group:children]``, hosts
+    with ``key=value`` pairs) as the YAML inventory's shape, so one reader does both."""
+    import shlex
+
+    groups: dict[str, dict[str, Any]] = {}
+
+    def group(name: str) -> dict[str, Any]:
+        return groups.setdefault(name, {"hosts": {}, "children": {}, "vars": {}})
+
+    section, kind = "ungrouped", ""
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            name, _, kind = line[1:-1].partition(":")
+            section = name.strip()
+            group(section)
+            continue
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as exc:
+            raise ConfigError(f"{path}:{number}: {exc}") from None
+        if not words:
+            continue
+        if kind == "vars":
+            group(section)["vars"].update(_ini_pairs([line.replace(" = ", "=")]))
+        elif kind == "children":
+            group(section)["children"][words[0]] = None
+            group(words[0])
+        else:
+            group(section)["hosts"][words[0]] = _ini_pairs(words[1:]) or None
+    shaped: dict[str, Any] = {}
+    for name, node in groups.items():
+        shaped[name] = {key: value for key, value in node.items() if value}
+    return _roots(shaped)
+
+
+def _roots(shaped: dict[str, Any]) -> dict[str, Any]:
+    """Children point at their group's own mapping; only groups nobody lists as a child stay
+    at the top, so a group's vars reach its children's hosts whatever the section order."""
+    children = set()
+    for node in shaped.values():
+        for child in node.get("children", {}):
+            node["children"][child] = shaped.get(child)
+            children.add(child)
+    return {name: node for name, node in shaped.items() if name not in children}
+
+
+def _ansible_cli(path: Path) -> dict[str, Any] | None:
+    """``ansible-inventory -i PATH --list`` when Ansible is installed: exactly what Ansible
+    sees (plugins, group_vars, vaults resolved as far as it can without a password)."""
+    import json
+    import shutil
+    import subprocess
+
+    exe = shutil.which("ansible-inventory")
+    if exe is None:
+        return None
+    try:
+        run = subprocess.run(  # noqa: S603 (the installed ansible-inventory, no shell)
+            [exe, "-i", str(path), "--list"], capture_output=True, text=True, timeout=60,
+            check=False)
+        listed = json.loads(run.stdout) if run.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    if not isinstance(listed, dict):
+        return None
+    hostvars = listed.get("_meta", {}).get("hostvars", {})
+    shaped: dict[str, Any] = {}
+    for name, node in listed.items():
+        if name == "_meta" or not isinstance(node, dict):
+            continue
+        shaped[name] = {
+            "hosts": {h: hostvars.get(h) or None for h in node.get("hosts", [])},
+            "children": dict.fromkeys(node.get("children", [])),
+        }
+    return _roots(shaped)
+
+
+# -- ANTA inventory --------------------------------------------------------------------------
+
+
+def _anta(data: dict[str, Any], path: Path, lines: dict[Any, int]) -> Inventory:
+    """An ANTA inventory (``anta_inventory: hosts: [{host, name, port, tags}]``): Arista EOS
+    devices by definition. ``networks`` and ``ranges`` are scanned by ANTA, not listed: they
+    are reported and skipped."""
+    body = data.get("anta_inventory") or {}
+    if not isinstance(body, dict):
+        raise ConfigError(f"{path}: anta_inventory must be a mapping")
+    warnings: list[str] = []
+    for key in ("networks", "ranges"):
+        if body.get(key):
+            warnings.append(f"{path}: anta_inventory {key} are address ranges to scan; "
+                            "fablint collects only listed hosts")
+    hosts: list[Host] = []
+    for entry in body.get("hosts") or []:
+        at = f"{path}:{lines.get(id(entry), 1)}"
+        if not isinstance(entry, dict) or not entry.get("host"):
+            raise ConfigError(f"{at}: each ANTA host needs 'host'")
+        layer: dict[str, Any] = {"platform": "eos"}
+        if entry.get("port") is not None:
+            layer["port"] = _check_setting("port", entry["port"], f"{at}: port")
+        tags = entry.get("tags") or []
+        hosts.append(_resolve(str(entry.get("name") or entry["host"]), str(entry["host"]),
+                              [layer], at, tuple(str(t) for t in tags)))
+    return Inventory(hosts=hosts, format="anta", warnings=warnings)
 
 
 # -- Nornir simple inventory -----------------------------------------------------------------
@@ -487,6 +666,8 @@ def _nornir(hosts_file: Path) -> Inventory:
 def _sniff(data: Any) -> str | None:
     if not isinstance(data, dict) or not data:
         return None
+    if set(data) == {"anta_inventory"}:
+        return "anta"
     if "hosts" in data and set(data) <= {"defaults", "groups", "hosts", "version"}:
         return "fablint"
     values = [v for v in data.values() if v is not None]
@@ -496,6 +677,21 @@ def _sniff(data: Any) -> str | None:
         if all(set(v) <= _NORNIR_KEYS for v in values):
             return "nornir"
     return None
+
+
+def _looks_ini(path: Path) -> bool:
+    """An INI inventory: ``.ini``/no suffix, or a first section line ``[group]``."""
+    if path.suffix in (".yml", ".yaml", ".json"):
+        return False
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return False
+    for line in head.splitlines():
+        line = line.strip()
+        if line and line[0] not in "#;":
+            return (line.startswith("[") and line.endswith("]")) or path.suffix == ".ini"
+    return False
 
 
 def load_inventory(path: Path, fmt: InventoryFormat = "auto") -> Inventory:
@@ -511,6 +707,10 @@ def load_inventory(path: Path, fmt: InventoryFormat = "auto") -> Inventory:
             return _finish(_nornir(path))
     if not path.is_file():
         raise ConfigError(f"inventory {path} not found")
+    if fmt in ("auto", "ansible") and _looks_ini(path):
+        data = _ansible_cli(path) or ini_to_yaml_shape(
+            read_yaml_file(path, MAX_INVENTORY_BYTES), path)
+        return _finish(_ansible(data, path, {}))
     data, lines = _load(path)
     kind = fmt if fmt != "auto" else _sniff(data)
     if kind is None:
@@ -521,6 +721,8 @@ def load_inventory(path: Path, fmt: InventoryFormat = "auto") -> Inventory:
         raise ConfigError(f"{path}: an inventory is a YAML mapping")
     if kind == "fablint":
         inventory = _fablint(data, path, lines)
+    elif kind == "anta":
+        inventory = _anta(data, path, lines)
     elif kind == "ansible":
         inventory = _ansible(data, path, lines)
     else:
