@@ -34,6 +34,7 @@ VARIANTS = {
     "leaf4_lldpctl_json.json": ("sonic-lldp", "lldpctl-json", "leaf4", 8),
     "leaf4_lldpcli_json0.json": ("sonic-lldp", "lldpctl-json", "leaf4", 8),
     "leaf4_lldpctl_json_one_port.json": ("sonic-lldp", "lldpctl-json", "leaf4", 1),
+    "leaf4_lldpctl_keyvalue.txt": ("sonic-lldp", "lldpctl-keyvalue", "leaf4", 8),
 }
 TEXT_VARIANTS = [name for name, v in VARIANTS.items() if not name.endswith(".json")]
 
@@ -125,6 +126,10 @@ def test_sonic_outputs_agree(name: str) -> None:
         "0c:42:a1:de:04:01", "0c:42:a1:de:04:ff"]  # two neighbours on one port
     spine2 = next(n for n in table.neighbors if n.local_port == "Ethernet256")
     assert spine2.remote_port_description == "leaf4 uplink (etp6) to spine2"
+    if name in ("leaf4_show_lldp_neighbors.txt", "leaf4_lldpctl_json.json",
+                "leaf4_lldpctl_keyvalue.txt"):  # lldpd's MFS, where the spine sends it
+        spine1 = next(n for n in table.neighbors if n.local_port == "Ethernet248")
+        assert (spine1.max_frame_bytes, spine2.max_frame_bytes) == (9236, None)
 
 
 def test_sonic_table_row_without_a_name_is_read_and_reported_once() -> None:
@@ -285,6 +290,8 @@ def test_topo_reads_each_new_format_beside_the_leaf_config(tmp_path: Path) -> No
          front | nameless),
         ("leaf4", config, "leaf4_lldpctl_json.json", "lldpctl_json.json", front | nameless),
         ("leaf4", config, "leaf4_lldpcli_json0.json", "lldpcli_show_neighbors_json0.json",
+         front | nameless),
+        ("leaf4", config, "leaf4_lldpctl_keyvalue.txt", "lldpctl_-f_keyvalue.txt",
          front | nameless),
         ("leaf1", DEMO / "leaf1.cfg", "leaf1_show_lldp_neighbors_detail.txt",
          "show_lldp_neighbors_detail.txt",

@@ -1,5 +1,5 @@
-"""SONiC LLDP neighbours: ``show lldp table``, ``show lldp neighbors`` (lldpctl's text) and
-``lldpctl -f json`` / ``lldpcli show neighbors -f json|json0``.
+"""SONiC LLDP neighbours: ``show lldp table``, ``show lldp neighbors`` (lldpctl's text),
+``lldpctl -f json`` / ``lldpcli show neighbors -f json|json0`` and ``lldpctl -f keyvalue``.
 
 SONiC runs lldpd in its ``lldp`` container. ``show lldp table`` (sonic-utilities' lldpshow) is a
 tabulate table whose RemoteDevice, Capability and RemotePortDescr cells are empty when the
@@ -44,11 +44,16 @@ _LLDPCTL_HEAD = re.compile(
 """lldpctl's neighbour records; ``show interfaces`` (the switch's own ports) says ``via: unknown``
 and is not a neighbour table."""
 _JSON_START = re.compile(r'\{\s*"lldp"\s*:\s*[\[{]')
+_KEYVALUE = re.compile(
+    r"^\s*lldp\.(.+?)\.((?:via|rid|age|chassis|port|vlan|ppvid|pi|lldp-med|unknown-tlvs|ttl|"
+    r"unknown-tlv)(?:\.[^=]*)?)=(.*)$")
+"""``lldpctl -f keyvalue``: ``lldp.Ethernet0.chassis.name=spine1`` (a port name may hold dots)."""
+_KEYVALUE_HEAD = re.compile(r"^[ \t]*lldp\.\S+?\.via=", re.M)
 _CODES = re.compile(r"^\s*Capability codes:")
 _RULE = re.compile(r"^\s*-{3,}(?:\s+-+)*\s*$")
 _TOTAL = re.compile(r"^\s*Total entries displayed\s*:\s*(\d+)\s*$")
 _INTERFACE = re.compile(r"^\s*Interface:\s+([^,\s]+),")
-_FIELD = re.compile(r"^\s*(ChassisID|SysName|PortID|PortDescr):\s*(.*?)\s*$")
+_FIELD = re.compile(r"^\s*(ChassisID|SysName|PortID|PortDescr|MFS):\s*(.*?)\s*$")
 _SUBTYPES = frozenset({"mac", "ifname", "local", "ip", "ifalias", "unhandled"})
 """The ID subtypes lldpctl prints before a chassis or port ID (``PortID: ifname Ethernet1``)."""
 
@@ -71,6 +76,8 @@ def layout_of(text: str) -> str | None:
         return "sonic-table"
     if _LLDPCTL_HEAD.search(text):
         return "lldpctl"
+    if _KEYVALUE_HEAD.search(text):
+        return "lldpctl-keyvalue"
     return None
 
 
@@ -168,6 +175,8 @@ def _lldpctl(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
                 record.name = value(raw)
             elif key == "PortID":
                 record.port = _without_subtype(raw)
+            elif key == "MFS":
+                record.frame = _frame(raw)
             else:
                 record.description = value(raw)
     close_record(record, out, unknown)
@@ -175,9 +184,51 @@ def _lldpctl(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
     return out, unknown
 
 
+def _frame(raw: object) -> int | None:
+    """lldpd's maximum frame size (``MFS``), when the neighbour sends one."""
+    raw = _one(raw)
+    text = raw.strip() if isinstance(raw, str) else ""
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
 def _without_subtype(raw: str) -> str | None:
     kind, _, rest = raw.strip().partition(" ")
     return value(rest) if kind in _SUBTYPES and rest.strip() else value(raw)
+
+
+# -- lldpctl -f keyvalue ---------------------------------------------------------------------
+
+
+def _keyvalue(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
+    """One neighbour per ``lldp.IF.via=`` line and the keys after it for the same port."""
+    out: list[Neighbor] = []
+    unknown: list[int] = []
+    record: Record | None = None
+    for n, line in enumerate(lines, 1):
+        match = _KEYVALUE.match(line)
+        if match is None:
+            if not is_noise(line):
+                unknown.append(n)
+            continue
+        port, key, raw = match.groups()
+        if key == "via" or record is None or record.local != port:
+            close_record(record, out, unknown)
+            record = Record(line=n, local=port)
+        record.lines.append(n)
+        kind, _, field = key.partition(".")
+        if kind == "chassis" and field in _SUBTYPES:
+            record.chassis = value(raw)
+        elif key == "chassis.name":
+            record.name = value(raw)
+        elif kind == "port" and field in _SUBTYPES:
+            record.port = value(raw)
+        elif key == "port.descr":
+            record.description = value(raw)
+        elif key == "port.mfs":
+            record.frame = _frame(raw)
+    close_record(record, out, unknown)
+    unknown.sort()
+    return out, unknown
 
 
 # -- lldpctl / lldpcli JSON ------------------------------------------------------------------
@@ -213,7 +264,8 @@ def _json(text: str, path: str) -> tuple[list[Neighbor], list[int]]:
             else:
                 out.append(Neighbor(
                     local_port=name, remote_device=found[0] or found[1], remote_port=found[2],
-                    remote_port_description=found[3], chassis_id=found[1], line=line))
+                    remote_port_description=found[3], chassis_id=found[1], line=line,
+                    max_frame_bytes=found[4]))
     return out, unknown
 
 
@@ -248,8 +300,9 @@ def _string(raw: Any) -> str | None:
 
 
 def _json_neighbor(name: str, entry: Any) -> tuple[str | None, str | None, str | None,
-                                                    str | None] | None:
-    """(system name, chassis ID, port ID, port description); None without a port ID."""
+                                                    str | None, int | None] | None:
+    """(system name, chassis ID, port ID, port description, maximum frame size); None without
+    a port ID."""
     if not isinstance(entry, dict):
         return None
     chassis = _one(entry.get("chassis"))
@@ -264,7 +317,9 @@ def _json_neighbor(name: str, entry: Any) -> tuple[str | None, str | None, str |
     port_id = _string(port.get("id"))
     if port_id is None:
         return None
-    return system, _string(chassis.get("id")), port_id, _string(port.get("descr"))
+    mfs = _one(port.get("mfs"))
+    return (system, _string(chassis.get("id")), port_id, _string(port.get("descr")),
+            _frame(mfs.get("value") if isinstance(mfs, dict) else mfs))
 
 
 # -- the parser ------------------------------------------------------------------------------
@@ -279,6 +334,8 @@ def read_sonic_lldp(text: str, path: str) -> LldpTable:
         neighbors, unknown = _json(text, path)
     elif layout == "sonic-table":
         neighbors, unknown = _table(split_lines(text))
+    elif layout == "lldpctl-keyvalue":
+        neighbors, unknown = _keyvalue(split_lines(text))
     else:
         neighbors, unknown = _lldpctl(split_lines(text))
     owner, how = owner_of(text, path)
