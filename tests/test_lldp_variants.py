@@ -35,6 +35,8 @@ VARIANTS = {
     "leaf4_lldpcli_json0.json": ("sonic-lldp", "lldpctl-json", "leaf4", 8),
     "leaf4_lldpctl_json_one_port.json": ("sonic-lldp", "lldpctl-json", "leaf4", 1),
     "leaf4_lldpctl_keyvalue.txt": ("sonic-lldp", "lldpctl-keyvalue", "leaf4", 8),
+    "leaf3_show_lldp_neighbors_detail.json": ("lldp", "nxos-json", "leaf3", 7),
+    "leaf3_show_lldp_neighbors_nxapi.json": ("lldp", "nxos-json", "leaf3", 1),
 }
 TEXT_VARIANTS = [name for name, v in VARIANTS.items() if not name.endswith(".json")]
 
@@ -100,17 +102,18 @@ def test_nxos_table_wrapped_ids_and_empty_capabilities() -> None:
     assert by_port["Eth1/3"][:2] == ("0c42.a1de.0303", "0c42.a1de.0303")
 
 
-def test_nxos_detail_as_genie_captures_it() -> None:
-    table = _read(_fixture("leaf3_show_lldp_neighbors_detail_genie.txt"),
-                  "leaf3_show_lldp_neighbors_detail_genie.txt")
+@pytest.mark.parametrize("name", ["leaf3_show_lldp_neighbors_detail_genie.txt",
+                                  "leaf3_show_lldp_neighbors_detail.json"])
+def test_nxos_detail_as_genie_captures_it_and_as_json(name: str) -> None:
+    table = _read(_fixture(name), name)
     assert [(n.local_port, n.remote_device, n.remote_port, n.remote_port_description)
-            for n in table.neighbors][:5] == [
+            for n in table.neighbors][:4] == [
         ("mgmt0", "oob-sw1.dc1.example.net", "Gi1/0/23", "GigabitEthernet1/0/23"),
         ("Eth1/1", "gpu301", "0c42.a1de.0301", "eth0"),
         ("Eth1/2", "gpu302", "0c42.a1de.0302", "eth0"),
         ("Eth1/3", "0c42.a1de.0303", "0c42.a1de.0303", "eth0"),  # "not advertised" name
-        ("Eth1/4", "gpu304", "eth0", "eth0"),  # no Port id: the description stands in
     ]
+    assert table.neighbors[4].local_port == "Eth1/4"
     assert table.neighbors[-1].remote_port_description is None  # "null"
 
 
@@ -165,6 +168,19 @@ def test_uniformly_indented_captures_read_the_same(name: str) -> None:
                          for line in text.split("\n"))
     assert _pairs(_read(indented, name)) == _pairs(plain)
     assert _read(indented, name).unknown == []
+
+
+def test_nxos_detail_without_a_port_id_uses_the_description() -> None:
+    table = _read(_fixture("leaf3_show_lldp_neighbors_detail_genie.txt"),
+                  "leaf3_show_lldp_neighbors_detail_genie.txt")
+    assert _pairs(table)[4] == ("Eth1/4", "gpu304", "eth0")
+
+
+def test_nxapi_envelope_with_one_row_as_an_object() -> None:
+    table = _read(_fixture("leaf3_show_lldp_neighbors_nxapi.json"),
+                  "leaf3_show_lldp_neighbors_nxapi.json")
+    # `show lldp neighbors | json`: the chassis_id column is the Device ID
+    assert _pairs(table) == [("Eth1/63", "spine1.dc1.example.net", "Ethernet3/1")]
 
 
 def test_total_entries_footer_that_counts_more_than_was_read() -> None:
@@ -301,6 +317,12 @@ def test_topo_reads_each_new_format_beside_the_leaf_config(tmp_path: Path) -> No
           ("Ethernet49/1", "spine1", "Ethernet1/1"), ("Ethernet50/1", "spine2", "Ethernet1/1")}),
         ("leaf3", DEMO / "leaf3.cfg", "leaf3_show_lldp_neighbors_detail_genie.txt",
          "show_lldp_neighbors_detail.txt",
+         {("Ethernet1/1", "gpu301", "eth0"), ("Ethernet1/2", "gpu302", "eth0"),
+          ("Ethernet1/3", "0c42.a1de.0303", "eth0"), ("Ethernet1/4", "gpu304", "eth0"),
+          ("Ethernet1/63", "spine1.dc1.example.net", "Ethernet3/1"),
+          ("Ethernet1/64", "spine2.dc1.example.net", "Ethernet3/1")}),
+        ("leaf3", DEMO / "leaf3.cfg", "leaf3_show_lldp_neighbors_detail.json",
+         "show_lldp_neighbors_detail_json.txt",
          {("Ethernet1/1", "gpu301", "eth0"), ("Ethernet1/2", "gpu302", "eth0"),
           ("Ethernet1/3", "0c42.a1de.0303", "eth0"), ("Ethernet1/4", "gpu304", "eth0"),
           ("Ethernet1/63", "spine1.dc1.example.net", "Ethernet3/1"),

@@ -1,5 +1,5 @@
 """LLDP neighbour tables of EOS and NX-OS: ``show lldp neighbors [detail]`` as text, as pyATS/genie
-captures them (every line indented, the command echoed first) and as EOS eAPI JSON.
+captures them (every line indented, the command echoed first), and as JSON (EOS eAPI, NX-API).
 
 Each output is one device's view of its cables: "my port X sees device Y port Z". The text forms
 are read line by line (one small reader per layout), so every neighbour keeps its line and every
@@ -128,12 +128,28 @@ def layout_of(text: str) -> str | None:
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{") and '"lldpNeighbors"' in text[:4096]:
         return "eos-json"
+    start = json_start(text)
+    if start >= 0 and _NXOS_JSON.search(text, start, start + 4096):
+        return "nxos-json"
     if "\n" not in text and "\r" in text:
         text = text.replace("\r", "\n")
     for layout, head in _LAYOUTS:
         if head.search(text):
             return layout
     return None
+
+
+_NXOS_JSON = re.compile(r'"TABLE_nbor(?:_detail)?"\s*:\s*[\[{]')
+"""NX-OS ``show lldp neighbors [detail] | json`` (NX-API): ``TABLE_nbor[_detail]`` /
+``ROW_nbor[_detail]``, as printed or inside NX-API's ``result.body`` / ``ins_api`` envelope."""
+
+
+def json_start(text: str) -> int:
+    """Where a JSON document starts after a prompt line or the command echo, or -1."""
+    brace = text.find("{")
+    if brace < 0 or not all(is_noise(line) for line in split_lines(text[:brace])):
+        return -1
+    return brace
 
 
 def owner_of(text: str, path: str) -> tuple[str | None, str]:
@@ -447,6 +463,54 @@ def _eos_json(text: str, path: str) -> list[Neighbor]:
     return out
 
 
+def _nxos_json(text: str, path: str) -> tuple[list[Neighbor], list[int]]:
+    start = json_start(text)
+    try:
+        data, _end = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        raise ParseError(path, exc.lineno, f"not valid JSON: {exc.msg}") from exc
+    line_of = line_finder(text)
+    out: list[Neighbor] = []
+    unknown: list[int] = []
+    for detail, row in _nxos_rows(data, 0):
+        local = _text(row.get("l_port_id"))
+        line = (line_of('"l_port_id"', f'"{local}"') if local else 0) or 1
+        chassis = _text(row.get("chassis_id"))
+        description = _text(row.get("port_desc"))
+        port = _text(row.get("port_id")) or description
+        if not local or not port:
+            unknown.append(line)
+            continue
+        name = _text(row.get("sys_name")) if detail else None
+        out.append(Neighbor(  # the table's chassis_id column is its Device ID
+            local_port=local, remote_device=name or chassis, remote_port=port, line=line,
+            remote_port_description=description, chassis_id=chassis))
+    return out, sorted(unknown)
+
+
+def _nxos_rows(data: object, depth: int) -> list[tuple[bool, dict[str, object]]]:
+    """(is a detail row, row) of every TABLE_nbor[_detail]; ROW is a list, or an object
+    when there is one neighbour."""
+    if depth > 6:
+        return []
+    out: list[tuple[bool, dict[str, object]]] = []
+    if isinstance(data, list):
+        for item in data:
+            out.extend(_nxos_rows(item, depth + 1))
+    elif isinstance(data, dict):
+        for key, detail in (("TABLE_nbor_detail", True), ("TABLE_nbor", False)):
+            table = data.get(key)
+            rows = table.get("ROW_nbor_detail" if detail else "ROW_nbor") if isinstance(
+                table, dict) else None
+            for row in rows if isinstance(rows, list) else [rows]:
+                if isinstance(row, dict):
+                    out.append((detail, row))
+        if not out:
+            for item in data.values():
+                out.extend(_nxos_rows(item, depth + 1))
+    return out
+
+
 def _text(raw: object) -> str | None:
     return value(raw) if isinstance(raw, str) else None
 
@@ -485,6 +549,8 @@ def read_lldp(text: str, path: str) -> LldpTable:
     unknown: list[int] = []
     if layout == "eos-json":
         neighbors = _eos_json(text, path)
+    elif layout == "nxos-json":
+        neighbors, unknown = _nxos_json(text, path)
     else:
         neighbors, unknown = _READERS[layout](split_lines(text))
     owner, how = owner_of(text, path)

@@ -28,6 +28,7 @@ from fablint.parsers.lldp import (
     Record,
     close_record,
     is_noise,
+    json_start,
     line_finder,
     owner_of,
     split_lines,
@@ -60,10 +61,8 @@ _SUBTYPES = frozenset({"mac", "ifname", "local", "ip", "ifalias", "unhandled"})
 
 def _json_at(text: str) -> int:
     """Where lldpcli's JSON starts (after a prompt line or the command echo), or -1."""
-    brace = text.find("{")
-    if brace < 0 or not all(is_noise(line) for line in split_lines(text[:brace])):
-        return -1
-    return brace if _JSON_START.match(text, brace) else -1
+    brace = json_start(text)
+    return brace if brace >= 0 and _JSON_START.match(text, brace) else -1
 
 
 def layout_of(text: str) -> str | None:
