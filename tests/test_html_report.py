@@ -172,6 +172,11 @@ def test_red_cable_and_device_lead_to_their_findings_in_chromium(tmp_path: Path)
                         r'<details class="devsec"', dom, re.S)
     assert section, "leaf2's section is not open"
     assert "MTU001" in section.group(1) and "Ethernet50/1" in section.group(1)
+    # and back: the section and the device's findings lead to its red box in the drawing
+    assert '<a href="#topo-all-leaf2">show in the drawing</a>' in section.group(1)
+    assert re.search(r'<g class="node bad" id="topo-all-leaf2">', dom)
+    row = re.search(r'<tr id="f-\d+"[^>]*data-device="leaf2"[^>]*>.*?</tr>', dom, re.S)
+    assert row and 'href="#topo-all-leaf2"' in row.group(0)
 
 
 @needs_chromium
@@ -205,3 +210,21 @@ def test_large_single_pod_groups_switches_that_look_alike(tmp_path: Path) -> Non
     assert 'id="topo-groups"' in page
     assert ">62 spines<" in page and ">2 super-spines<" in page
     assert re.findall(r">1 leaf</text><text[^>]*>rail (\d)<", page) == ["0", "1", "2", "3"]
+
+
+def test_report_from_a_collect_snapshot(tmp_path: Path) -> None:
+    snapshot = FIXTURES / "drift" / "live"  # fablint collect's layout, with its manifest
+    assert (snapshot / "manifest.json").is_file()
+    _, page = _report(tmp_path, snapshot)
+    for device in ("leaf1", "leaf2", "leaf3", "spine1"):
+        assert f'<details class="devsec" id="dev-{device}">' in page
+    assert re.search(r'<tr id="ds-switches-per-tier"><th>[^<]*</th><td>1 spine, 3 leaves<', page)
+
+
+def test_report_without_cabling_says_what_is_not_determined(tmp_path: Path) -> None:
+    _, page = _report(tmp_path, FIXTURES / "drift" / "intended")
+    cell = re.search(r'<tr id="ds-non-blocking"><th>[^<]*</th><td>([^<]*)<', page)
+    assert cell and cell.group(1).startswith("not determined: no cabling in the inputs")
+    assert 'id="topology"' not in page
+    assert re.search(r'<tr id="ds-pfc"><th>[^<]*</th><td>priority 3 on 16 of 16 fabric ports<',
+                     page)

@@ -225,7 +225,8 @@ def build(topo: Topology | None, fabric: Fabric, digests: dict[str, Any],
     devices = [d for d in digests.values() if isinstance(d, DeviceDigest)]
     kind = _kind(topo, fabric, devices)
     if topo is None:
-        none = "no cabling in the inputs (LLDP tables, SONiC DEVICE_NEIGHBOR or IB dumps)"
+        none = "not determined: no cabling in the inputs (LLDP tables, SONiC DEVICE_NEIGHBOR " \
+            "or IB dumps)"
         return Datasheet(
             kind=kind, links=Links(source="cables", note=none), counts=Counts(source="cables",
                                                                               note=none),
@@ -654,6 +655,8 @@ def rows(ds: Datasheet) -> list[tuple[str, str, str]]:
     extra = [f"{label}: {n}" for label, n in (("director chassis", c.chassis),
                                               ("SHARP aggregation nodes", c.aggregation_nodes))
              if n]
+    if not c.switches and c.note:
+        sw = c.note
     out.append(("Switches per tier", sw + (f" ({'; '.join(extra)})" if extra else ""),
                 "roles from the cabling (fablint/topology.py): leaves are the switches cabled "
                 "to hosts, spines and super-spines the tiers above"))
@@ -666,14 +669,20 @@ def rows(ds: Datasheet) -> list[tuple[str, str, str]]:
         hosts += f"; {c.service_hosts} service hosts left out"
     if c.management_links:
         hosts += f"; {c.management_links} management-port neighbours left out"
-    out.append(("Hosts and NICs", hosts + (f" ({c.note})" if c.note else ""),
+    if not c.hosts and c.note:
+        hosts = c.note
+    elif c.note:
+        hosts += f" ({c.note})"
+    out.append(("Hosts and NICs", hosts,
                 "the cabling: hosts are the NIC ends cabled to leaves, NICs their ports; rails "
                 "the distinct NIC indices (mlx5_N, ethN) when most multi-NIC hosts spread their "
                 "NICs over several leaves"))
-    out.append(("Injection bandwidth", f"{gbps(inj.per_nic_mbps)} per NIC, "
-                f"{gbps(inj.per_host_mbps)} per host" + (f" ({inj.note})" if inj.note else ""),
-                inj.source))
-    out.append(("Topology", t.name + (f"; {t.note}" if t.note else ""), t.source))
+    injection = (inj.note or "not determined") if inj.per_nic_mbps is None else (
+        f"{gbps(inj.per_nic_mbps)} per NIC, {gbps(inj.per_host_mbps)} per host"
+        + (f" ({inj.note})" if inj.note else ""))
+    out.append(("Injection bandwidth", injection, inj.source))
+    out.append(("Topology", t.note if t.tiers == 0 and t.note else
+                t.name + (f"; {t.note}" if t.note else ""), t.source))
     if o.maximum is not None:
         leaf = (f"min {ratio_text(o.minimum)}, median {ratio_text(o.median)}, max "
                 f"{ratio_text(o.maximum)} over {o.leaves} leaves")

@@ -125,6 +125,7 @@ def render(datasheet: Datasheet, topo: Topology | None, findings: list[Finding],
         if f.device:
             by_device[f.device].append(n)
     sections = set(devices) | set(by_device)
+    placed: dict[str, str] = {}  # device -> the id of its box in the drawing
     counts = Counter(f.severity.value for f in findings)
     summary = ", ".join(f"{counts[s]} {s}{'s' if counts[s] != 1 else ''}"
                         for s in ("error", "warning", "info") if counts[s]) or "no findings"
@@ -140,8 +141,9 @@ def render(datasheet: Datasheet, topo: Topology | None, findings: list[Finding],
         '<a href="#topology">Topology</a><a href="#findings-section">Findings</a>'
         '<a href="#devices">Devices</a></nav></header>', "<main>",
         _datasheet(datasheet), _plots(datasheet),
-        _topology(topo, findings, sections) if topo is not None else "",
-        _findings(numbered, sections), _devices(devices, by_device, findings, topo),
+        _topology(topo, findings, sections, placed) if topo is not None else "",
+        _findings(numbered, sections, placed),
+        _devices(devices, by_device, findings, topo, placed),
         "</main>", f"<script>//<![CDATA[{SCRIPT}//]]></script>", "</body>", "</html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
@@ -154,9 +156,8 @@ def _datasheet(ds: Datasheet) -> str:
     for figure, value, source in rows(ds):
         slug = re.sub(r"[^a-z0-9]+", "-", figure.lower()).strip("-")
         cls = ""
-        if figure == "Non-blocking":
-            cls = ' class="yes"' if value.startswith("yes") else \
-                ' class="no"' if value.startswith("no") else ""
+        if figure == "Non-blocking" and ds.non_blocking.value is not None:
+            cls = ' class="yes"' if ds.non_blocking.value else ' class="no"'
         out.append(f'<tr id="ds-{slug}"><th>{escape(figure)}</th><td{cls}>{escape(value)}</td>'
                    f'<td class="src">{escape(source)}</td></tr>')
     out.append("</tbody></table></section>")
@@ -276,7 +277,8 @@ def _natural(name: str) -> tuple[object, ...]:
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", name))
 
 
-def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> str:
+def _topology(topo: Topology, findings: list[Finding], sections: set[str],
+              placed: dict[str, str]) -> str:
     switches = [n for n in topo.nodes.values() if n.role not in ("host", "unknown")]
     speeds = sorted({c.speed_mbps for c in topo.cables if c.speed_mbps}, reverse=True)
     legend = ['<div class="legend">'] + [
@@ -294,10 +296,10 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> st
     if len(switches) <= DETAIL_LIMIT:
         names = {n.name for n in topo.nodes.values()}
         out.append(_drawing(topo, names, faulty, bad_cables, sections, speeds, "topo-all",
-                            limit_hosts=True))
+                            placed=placed))
     elif len(pods) < 2:
         out.append(_grouped(topo, {n.name for n in topo.nodes.values()}, faulty, bad_cables,
-                            sections, speeds, "topo-groups"))
+                            sections, speeds, "topo-groups", placed=placed))
     else:
         out.append(_pod_overview(topo, pods, faulty, speeds))
         for pod in pods:
@@ -317,7 +319,7 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str]) -> st
                 f"hosts{f', {bad} findings' if bad else ''}</summary>"
                 + (_drawing if len(members) + len(tops) <= DETAIL_LIMIT else _grouped)(
                     topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
-                    _id("topo-pod", str(pod)))
+                    _id("topo-pod", str(pod)), placed=placed)
                 + "</details>")
     out.append("</div></section>")
     return "\n".join(out)
@@ -390,7 +392,8 @@ def _host_groups(topo: Topology, names: set[str]) -> dict[str, list[str]]:
 
 def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
              bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
-             svg_id: str, limit_hosts: bool = True) -> str:
+             svg_id: str, limit_hosts: bool = True,
+             placed: dict[str, str] | None = None) -> str:
     """Tiers top to bottom, hosts grouped under the leaf they hang off; cables aggregated per
     pair of boxes and coloured by speed, red (and linked to the finding) when one has a finding."""
     rows_: list[list[tuple[str, str, str]]] = []  # (key, label, role)
@@ -459,6 +462,8 @@ def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
         group = key.endswith("#hosts")
         bad = faulty.get(name) if not group else None
         cls = "node" + (" host" if role == "host" else "") + (" bad" if bad else "")
+        if placed is not None and not group:
+            placed.setdefault(name, _id(svg_id, key))
         box = (f'<g class="{cls}" id="{_id(svg_id, key)}"><rect x="{x:.1f}" y="{y:.1f}" '
                f'width="{box_w}" height="{box_h}" rx="5"/><text x="{x + box_w / 2:.1f}" '
                f'y="{y + box_h / 2 + 4:.1f}" text-anchor="middle">{escape(label[:19])}</text>'
@@ -473,7 +478,7 @@ def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
 
 def _grouped(topo: Topology, names: set[str], faulty: dict[str, list[int]],
              bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
-             svg_id: str) -> str:
+             svg_id: str, placed: dict[str, str] | None = None) -> str:
     """Too many switches to draw one by one: switches that look alike (same tier, same rail,
     same number of cables down and up) are one box, their hosts another; cables aggregated per
     pair of boxes. Each box lists its members (linked to their sections) below the drawing."""
@@ -579,6 +584,9 @@ def _grouped(topo: Topology, names: set[str], faulty: dict[str, list[int]],
                    f'font-size="10">{escape(sub[:22])}</text><title>{escape(label)}'
                    f"{f': {bad} finding(s)' if bad else ''}</title></g></a>")
         if not group:
+            if placed is not None:
+                for m in names_:
+                    placed.setdefault(m, gid[key])
             items = ", ".join(
                 (f'<a href="#{_id("dev", m)}">{escape(m)}</a>' if m in sections else escape(m))
                 + (f' <span class="no">({len(faulty[m])})</span>' if faulty.get(m) else "")
@@ -603,7 +611,8 @@ def _options(name: str, label: str, values: Iterable[str]) -> str:
             "</select></label>")
 
 
-def _findings(numbered: list[tuple[int, Finding]], sections: set[str]) -> str:
+def _findings(numbered: list[tuple[int, Finding]], sections: set[str],
+              placed: dict[str, str]) -> str:
     fs = [f for _, f in numbered]
     out = ['<section id="findings-section"><h2>Findings</h2><div class="filters">',
            _options("severity", "Severity", (f.severity.value for f in fs)),
@@ -620,6 +629,9 @@ def _findings(numbered: list[tuple[int, Finding]], sections: set[str]) -> str:
         device = escape(f.device or "-")
         if f.device and f.device in sections:
             device = f'<a href="#{_id("dev", f.device)}">{device}</a>'
+        if f.device in placed:
+            device += (f' <a class="muted" href="#{placed[f.device]}" title="in the drawing">'
+                       "drawing</a>")
         fix = f"<pre>{escape(f.fix)}</pre>" if f.fix else ""
         out.append(
             f'<tr id="f-{n}" data-severity="{f.severity.value}" data-family="{escape(f.category)}"'
@@ -638,7 +650,7 @@ def _findings(numbered: list[tuple[int, Finding]], sections: set[str]) -> str:
 # -- devices -----------------------------------------------------------------------------------
 
 def _devices(devices: dict[str, DeviceDigest], by_device: dict[str, list[int]],
-             findings: list[Finding], topo: Topology | None) -> str:
+             findings: list[Finding], topo: Topology | None, placed: dict[str, str]) -> str:
     names = sorted(set(devices) | set(by_device), key=_natural)
     neighbours: dict[tuple[str, str], str] = {}
     if topo is not None:
@@ -658,6 +670,8 @@ def _devices(devices: dict[str, DeviceDigest], by_device: dict[str, list[int]],
         badge = (f' <span class="sev sev-{findings[mine[0]].severity.value}">{len(mine)} '
                  f"finding{'s' if len(mine) != 1 else ''}</span>") if mine else ""
         body = []
+        if name in placed:
+            body.append(f'<p><a href="#{placed[name]}">show in the drawing</a></p>')
         if mine:
             body.append("<p>" + ", ".join(
                 f'<a href="#f-{n}">{escape(findings[n].rule)}</a>' for n in mine) +
