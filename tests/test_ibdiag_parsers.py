@@ -293,3 +293,15 @@ def test_db_csv_without_links_says_the_cables_are_missing() -> None:
     ports_line = text.split("\n").index("START_PORTS") + 1
     assert [(p.line, p.message[:20]) for p in result.problems] == [
         (ports_line, "no LINKS section: th")]
+
+
+def test_ports_report_with_unquoted_descriptions_only_is_recognised() -> None:
+    text = ("SW  2052 37 0x506b4b03005c2740 4x ???                                    ib-i4l1s01\n"
+            "SW  2052 38 0x506b4b03005c2740 4x SDR                                    ib-i4l1s01\n"
+            "CA   134  1 0x7cfe9003003b4bde 4x EDR - SW  2052 10 0x506b4b03005c2740 "
+            "( o0001 HCA-1 - ib-i4l1s01 )\n")
+    parser = detect(text[:150]).parser
+    assert parser is not None and parser.name == "ibnetdiscover-ports"
+    result = parser.parse(text, "p.out")
+    assert {n.description for n in result.ib_nodes} == {"ib-i4l1s01", "o0001 HCA-1"}
+    assert len(result.links) == 1 and result.unknown_lines == 0

@@ -378,7 +378,8 @@ class IbnetdiscoverPortsParser:
 
     def sniff(self, head: str) -> int:
         """Certain on one complete port line: type, LID, port, 16-digit GUID, width, speed,
-        then the peer or the port's own description."""
+        then the peer or the port's own description (quoted, or bare when width and speed are
+        real ones: ``4x EDR``, ``4x ???``)."""
         for line in head.splitlines():
             match = _PORTS_LINE.match(line)
             if match is None or len(match.group(4)) != 16:
@@ -386,6 +387,13 @@ class IbnetdiscoverPortsParser:
             rest = match.group(7)
             if _PORTS_PEER.match(rest) or (rest.startswith("'") and rest.endswith("'")):
                 return 100
+            try:
+                ib_width(match.group(5))
+                ib_speed(match.group(6))
+            except ValueError:
+                continue
+            if rest:
+                return 90
         return 0
 
     def parse(self, text: str, path: str) -> ParseResult:
