@@ -285,10 +285,10 @@ def fabric(spec: FabricSpec) -> tuple[str, Truth]:
     ans = 0
     for index in switches:
         node = nodes[index]
-        node.numports = 65 if spec.aggregation_nodes else 64
+        node.numports = max(64, *node.ports) + (1 if spec.aggregation_nodes else 0)
         if spec.aggregation_nodes and not spec.director:
             an = hca(AN_DESC, devid=SWITCH_DEVID)
-            cable(index, an, 65, 1)
+            cable(index, an, node.numports, 1)
             ans += 1
 
     n_leaves = spec.pods * spec.leaves

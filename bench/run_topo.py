@@ -1,10 +1,17 @@
-"""Topology analysis at GPU-cluster scale: a rail-optimised 2,048-GPU fabric.
+"""Topology analysis at GPU-cluster scale.
 
-Generates 256 servers x 8 NICs on 64 rail leaves (8 scalable units of 32 servers) and 32 spines,
-as EOS configurations plus one ``show lldp neighbors`` table per switch, then times ``fablint
-topo`` and ``fablint lint`` on it in fresh processes. Numbers only: nothing passes or fails.
+Ethernet (default): 256 servers x 8 NICs on 64 rail leaves (8 scalable units of 32 servers) and
+32 spines, as EOS configurations plus one ``show lldp neighbors`` table per switch.
+
+InfiniBand (``--ib``): one ``ibnetdiscover`` dump of a three-tier fat tree (bench/gen_ib.py
+``fabric``): 20 pods of 50 leaves and 25 spines, 500 super-spines in 25 planes (2,000 switches),
+16 HCAs per leaf (16,000 HCAs), a SHARP Aggregation Node on every switch and two UFM hosts.
+
+Times ``fablint topo`` and ``fablint lint`` in fresh processes. Numbers only: nothing passes or
+fails.
 
     python bench/run_topo.py [--servers 256] [--leaves 64] [--spines 32] [--repeat 3]
+    python bench/run_topo.py --ib [--repeat 3]
 """
 
 from __future__ import annotations
@@ -98,7 +105,11 @@ def main() -> None:
     parser.add_argument("--spines", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=BENCH / "out" / "topo")
+    parser.add_argument("--ib", action="store_true", help="a 2,000-switch 3-tier IB dump")
     args = parser.parse_args()
+    if args.ib:
+        _ib(args.out.with_name("topo-ib"), args.repeat)
+        return
     if args.leaves % NICS or args.servers % (args.leaves // NICS):
         parser.error("--leaves must be a multiple of 8 and divide the servers into units")
     shutil.rmtree(args.out, ignore_errors=True)
@@ -110,6 +121,30 @@ def main() -> None:
     for label, extra in (("topo (text)", ["topo"]), ("topo (svg)", ["topo", "-f", "svg"]),
                          ("lint (all rules)", ["lint", "--format", "json"])):
         seconds = best([*_fablint(), *extra, str(args.out)], args.repeat)
+        print(f"{label:<18} {seconds:6.2f} s")
+
+
+def _ib(out: Path, repeat: int) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_ib", BENCH / "gen_ib.py")
+    assert spec and spec.loader
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules["gen_ib"] = gen
+    spec.loader.exec_module(gen)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    text, truth = gen.fabric(gen.FabricSpec(
+        pods=20, leaves=50, spines=25, hosts=16, uplinks=1, super_spines=500, spine_uplinks=1,
+        aggregation_nodes=True, management_hosts=2, names="default", dialect="ibdiagnet"))
+    path = out / "fabric.topo"
+    path.write_text(text, encoding="utf-8")
+    switches = truth.leaves + truth.spines + truth.super_spines
+    print(f"fabric: {switches} switches ({truth.leaves} leaves, {truth.spines} spines, "
+          f"{truth.super_spines} super-spines), {truth.hosts} HCAs, {truth.aggregation_nodes} "
+          f"ANs; {len(text) / 1e6:.1f} MB")
+    for label, extra in (("topo (text)", ["topo"]), ("lint (all rules)", ["lint", "-f", "json"])):
+        seconds = best([*_fablint(), *extra, str(path)], repeat)
         print(f"{label:<18} {seconds:6.2f} s")
 
 

@@ -344,7 +344,8 @@ def _without_management(links: list[Link], ports: dict[str, PortTable],
 
     kept = [link for link in links if not (
         management(link.a.interface) or management(link.b.interface)
-        or (link.a.interface.lower() == "eth0" and link.a.device in switches))]
+        or (link.a.interface.lower() == "eth0" and link.a.device in switches)
+        or (link.b.interface.lower() == "eth0" and link.b.device in switches))]
     return kept, len(links) - len(kept)
 
 
@@ -613,24 +614,8 @@ def _distances(leaves: set[str], neighbours: dict[str, set[str]],
 
 def _pods(topo: Topology) -> None:
     """Pods: the leaves and spines joined by leaf-spine cables, numbered by their first leaf."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for cable in topo.cables:
-        roles = {topo.role(cable.a.device), topo.role(cable.b.device)}
-        if roles == {"leaf", "spine"} or roles == {"leaf"}:
-            parent[find(cable.a.device)] = find(cable.b.device)
-    groups: dict[str, list[str]] = defaultdict(list)
-    for name, node in topo.nodes.items():
-        if node.role in ("leaf", "spine") and name in parent:
-            groups[find(name)].append(name)
-    ordered = sorted(groups.values(), key=lambda g: min(n for n in g if topo.role(n) == "leaf")
-                     if any(topo.role(n) == "leaf" for n in g) else "~" + min(g))
+    groups = _groups(topo, "leaf", "spine")
+    ordered = sorted(groups, key=lambda g: min(n for n in g if topo.nodes[n].role == "leaf"))
     for number, members in enumerate(ordered):
         for name in members:
             topo.nodes[name].pod = number
@@ -664,7 +649,7 @@ def bisection(topo: Topology) -> Bisection | None:
     if host_total == 0:
         return None
     ideal = host_total // 2
-    tiers = {n.role for n in topo.nodes.values() if n.role != "host"}
+    tiers = {n.role for n in topo.nodes.values() if n.tier}  # ("switch": not in the fabric)
     uniform = len(set(caps.values())) == 1
     if tiers <= {"leaf", "spine"} and uniform and _full_mesh(topo):
         up_total = sum(up for _, up, _ in caps.values())
@@ -692,7 +677,7 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
     taking as many spines from each pod (every spine to every super-spine is one plane). Any
     balanced cut then splits each tier's capacity in half, so the thinnest tier decides.
     """
-    roles = {n.name: n.role for n in topo.nodes.values() if not n.service}
+    roles = {n.name: n.role for n in topo.nodes.values() if not n.service and n.tier is not None}
     if set(roles.values()) - {"host"} != {"leaf", "spine", "super-spine"}:
         return None
     order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
@@ -705,14 +690,16 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
     spine_caps = {topo.capacities(s) for s in spines}
     if len(spine_caps) != 1 or next(iter(spine_caps))[2]:
         return None
-    if not (_complete(topo, "leaf", "spine") and _complete(topo, "spine", "super-spine")):
+    planes = _groups(topo, "spine", "super-spine")
+    if not (_complete(topo, _groups(topo, "leaf", "spine"), "leaf", "spine")
+            and _complete(topo, planes, "spine", "super-spine")):
         return None
     pod_of = {n: topo.nodes[n].pod for n in spines}
     shapes = {(sum(1 for n in g if roles.get(n) == "leaf"), sum(1 for n in g if roles.get(n)
                == "spine")) for g in pods(topo)}
     if len(shapes) != 1:
         return None
-    for plane in _groups(topo, "spine", "super-spine"):
+    for plane in planes:
         per_pod: dict[int | None, int] = defaultdict(int)
         for name in plane:
             if roles.get(name) == "spine":
@@ -736,8 +723,11 @@ def _groups(topo: Topology, lower: str, upper: str) -> list[set[str]]:
             x = parent[x]
         return x
 
+    nodes = topo.nodes
+    pair = {lower, upper}
     for cable in topo.cables:
-        if {topo.role(cable.a.device), topo.role(cable.b.device)} == {lower, upper}:
+        a, b = nodes.get(cable.a.device), nodes.get(cable.b.device)
+        if a is not None and b is not None and a.role != b.role and {a.role, b.role} == pair:
             parent[find(cable.a.device)] = find(cable.b.device)
     groups: dict[str, set[str]] = defaultdict(set)
     for name in parent:
@@ -745,9 +735,9 @@ def _groups(topo: Topology, lower: str, upper: str) -> list[set[str]]:
     return list(groups.values())
 
 
-def _complete(topo: Topology, lower: str, upper: str) -> bool:
+def _complete(topo: Topology, groups: list[set[str]], lower: str, upper: str) -> bool:
     """Every ``lower`` switch of each group is cabled to every ``upper`` one of its group."""
-    for group in _groups(topo, lower, upper):
+    for group in groups:
         uppers = {n for n in group if topo.role(n) == upper}
         for name in group:
             if topo.role(name) != lower:
@@ -787,8 +777,13 @@ def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
         weight = graph[u][v]["weight"] + cable.speed_mbps if graph.has_edge(u, v) else \
             cable.speed_mbps
         graph.add_edge(u, v, weight=weight)
+    leaves = {n for n in graph if topo.role(n) == "leaf"}
+    parts = [c for c in nx.connected_components(graph) if c & leaves]
+    if len(parts) != 1:
+        return None  # separate fabrics: no one cut to speak of
+    graph = graph.subgraph(parts[0]).copy()  # without out-of-band gear cabled elsewhere
     hosts = [n for n in graph if "\x00" in n]
-    if len(hosts) < 2 or not nx.is_connected(graph):
+    if len(hosts) < 2:
         return None
     best: int | None = None
     for seed in range(4):  # KL is a local search: a few seeds, keep the smallest cut found

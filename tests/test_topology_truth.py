@@ -217,3 +217,91 @@ def test_what_is_not_fabric_changes_no_figure(spec: object, names: str, manageme
     noisy_text, _ = GEN.fabric(replace(spec, aggregation_nodes=True, names=names,
                                        management_hosts=management))
     assert figures(topology(noisy_text, tmp_path, "noisy.topo")) == base
+
+
+def _eth_generator() -> ModuleType:
+    if "gen_ethernet" in sys.modules:
+        return sys.modules["gen_ethernet"]
+    spec = importlib.util.spec_from_file_location("gen_ethernet",
+                                                  REPO / "bench" / "gen_ethernet.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_ethernet"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+ETH = _eth_generator()
+
+
+def eth_topology(spec: object, root: Path) -> Topology:
+    files, _truth = ETH.fabric(spec)
+    ETH.write(files, root)
+    result = _lint(root, ["topology"], topology=True)
+    assert result.fabric.topology is not None
+    return result.fabric.topology
+
+
+@pytest.mark.parametrize("fqdn", [False, True])
+def test_ethernet_fabric_with_management_and_sonic_aliases_is_exact(fqdn: bool,
+                                                                    tmp_path: Path) -> None:
+    """32 x 400G down and 8 x 400G up per leaf: 4:1 is computed (the out-of-band switch is no
+    spine), each SONiC uplink is one confirmed cable although the spines' LLDP names it by its
+    alias, and FQDNs in the LLDP tables still name the configured leaves."""
+    spec = ETH.EthSpec(leaves=4, spines=2, hosts=32, uplinks=4, fqdn=fqdn)
+    _files, truth = ETH.fabric(spec)
+    topo = eth_topology(spec, tmp_path)
+    fig = figures(topo)
+    assert fig == Figures(
+        leaves=truth.leaves, spines=truth.spines, super_spines=0, hosts=truth.hosts,
+        leaf_ratios=frozenset({truth.leaf_ratio}), tier_ratios=(("leaf", truth.leaf_ratio),),
+        bisection_mbps=truth.bisection_mbps, ideal_mbps=truth.ideal_mbps, exact=True)
+    fabric_cables = [c for c in topo.cables if topo.role(c.a.device) != "switch"]
+    assert len(fabric_cables) == truth.cables
+    uplinks = [c for c in fabric_cables if "spine" in (topo.role(c.a.device),
+                                                       topo.role(c.b.device))]
+    assert uplinks and all(c.confirmed for c in uplinks)
+    assert topo.management_links > 0
+    assert topo.role("oob1") == "switch"  # not a spine: only its own uplink is a cable
+    assert {(c.a.device, c.b.device) for c in topo.cables_of("oob1")} == {("oob1", "core-oob1")}
+    result = _lint(tmp_path, ["TOP001", "TOP004", "TOP007", "TOP008"])
+    assert sorted(f.rule for f in result.findings) == ["TOP001"] * truth.leaves
+    assert all(f.line for f in result.findings)
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(leaves=st.integers(2, 4), spines=st.integers(1, 3), hosts=st.integers(1, 8),
+       uplinks=st.integers(1, 2))
+def test_management_neighbours_change_no_ethernet_figure(leaves: int, spines: int, hosts: int,
+                                                         uplinks: int, tmp_path: Path) -> None:
+    import tempfile
+
+    results = []
+    for management in (False, True):
+        with tempfile.TemporaryDirectory(dir=tmp_path) as root:
+            spec = ETH.EthSpec(leaves, spines, hosts, uplinks, management=management)
+            results.append(figures(eth_topology(spec, Path(root))))
+    assert results[0] == results[1]
+    _files, truth = ETH.fabric(ETH.EthSpec(leaves, spines, hosts, uplinks))
+    assert results[0].bisection_mbps == truth.bisection_mbps
+
+
+def test_unrelated_sonic_tors_sharing_placeholder_neighbours_stay_apart(tmp_path: Path) -> None:
+    """Two templated ToRs both list Servers0..3 eth0 and ARISTA01T1 Ethernet1: different
+    devices with the same names, so two fabrics of one leaf each, not one of two leaves."""
+    for tor in ("tor-a", "tor-b"):
+        neighbours = {f"Ethernet{4 * i}": {"name": f"Servers{i}", "port": "eth0"}
+                      for i in range(4)}
+        neighbours["Ethernet16"] = {"name": "ARISTA01T1", "port": "Ethernet1"}
+        ports = {f"Ethernet{4 * i}": {"speed": "40000", "alias": f"fortyGigE0/{4 * i}"}
+                 for i in range(5)}
+        doc = {"DEVICE_METADATA": {"localhost": {"hostname": tor}}, "PORT": ports,
+               "DEVICE_NEIGHBOR": neighbours}
+        (tmp_path / f"{tor}.json").write_text(__import__("json").dumps(doc), encoding="utf-8")
+    topo = _lint(tmp_path, ["topology"], topology=True).fabric.topology
+    assert topo is not None
+    assert "Servers0" not in topo.nodes
+    assert {"Servers0@tor-a", "Servers0@tor-b"} <= set(topo.nodes)
+    assert [c.a.device for c in topo.cables_of("ARISTA01T1@tor-a")] == ["tor-a"]
+    assert topo.role("ARISTA01T1@tor-b") == "spine"

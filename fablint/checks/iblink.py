@@ -280,7 +280,9 @@ class IbSpeedDegraded(IbRule):
     ports support (`Could be 106.25 Gbps`, `Could be FDR10`), not below `ib_sm.fabric_generation`
     when the profile names the fabric's generation, and not below the speed both of its nodes
     run on their other links. Without a named generation, a link slower than the generation of
-    at least `ib_link.prevailing_share` of the dump's links is a warning.
+    at least `ib_link.prevailing_share` of the dump's links is a warning. A link that runs as fast
+    as the slower end's hardware can (by device ID: an EDR-only ConnectX-5 on an HDR fabric) is
+    not degraded.
 
     ## Why it matters
     A link negotiates down to a slower generation when a cable or transceiver is not rated for
@@ -313,6 +315,8 @@ class IbSpeedDegraded(IbRule):
             if ib_speed_rank(could) <= rank and rank >= floor and \
                     rank >= view.best_other(cable.a, "speed"):
                 continue  # the common case, decided without looking at the far end's node
+            if rank >= _capability(view, cable):
+                continue  # as fast as the slower end can go (an EDR-only HCA on HDR)
             proven = min(view.best_other(cable.a, "speed"), view.best_other(cable.b, "speed"))
             severity = None
             if ib_speed_rank(could) > rank:
@@ -329,6 +333,27 @@ class IbSpeedDegraded(IbRule):
                 continue
             yield self.cable_finding(cable, f"{cable} runs at {speed}; {why}",
                                      fix=_cable_fix(cable, "speed", want), severity=severity)
+
+
+DEVICE_MAX_SPEED: dict[int, str] = {
+    0x1003: "FDR", 0x1007: "FDR", 0x1011: "FDR",  # ConnectX-3 / -3 Pro, Connect-IB
+    0x1013: "EDR", 0x1017: "EDR", 0x1019: "EDR",  # ConnectX-4, ConnectX-5 / -5 Ex
+    0x101B: "HDR", 0x1021: "NDR", 0x1023: "XDR",  # ConnectX-6, -7, -8
+    0xC738: "FDR", 0xCB20: "EDR", 0xCF08: "EDR",  # SwitchX, Switch-IB, Switch-IB 2
+    0xD2F0: "HDR", 0xD2F2: "NDR", 0xD2F4: "XDR",  # Quantum, Quantum-2, Quantum-3
+}
+"""Fastest InfiniBand generation of each NVIDIA (Mellanox) device ID (the dumps' ``devid``)."""
+
+
+def _capability(view: IbView, cable: Cable) -> int:
+    """Speed rank of the fastest generation both ends' hardware supports, by device ID, or
+    a large number when a device is unknown. A node seen running faster elsewhere than its
+    device ID says is taken at that speed (a dump's ``devid`` is not always what the table
+    expects)."""
+    ranks = [max(ib_speed_rank(DEVICE_MAX_SPEED[end.node.device_id]),
+                 view.best_other(end, "speed"))
+             for end in cable.ends if end.node.device_id in DEVICE_MAX_SPEED]
+    return min(ranks) if ranks else 1 << 30
 
 
 def _generation(rank: int) -> str:
@@ -682,7 +707,8 @@ class IbSelfCabled(IbRule):
 
     ## What it checks
     Reports every cable whose two ends are on the same node (ibnetdiscover shows a switch port
-    whose peer is the switch itself, `[1] "S-<own guid>"[2]`).
+    whose peer is the switch itself, `[1] "S-<own guid>"[2]`). The same loop (the same two
+    ports) on several switches, as burn-in loopback cables left in, is one finding naming them.
 
     ## Why it matters
     A loopback cable carries no traffic between nodes: it wastes two ports, and routing engines
@@ -700,13 +726,34 @@ class IbSelfCabled(IbRule):
     severity = Severity.WARNING
 
     def check_dump(self, view: IbView, ctx: Context) -> Iterator[Finding]:
+        # The same loop on many switches (burn-in loopbacks left in) is one pattern: one
+        # finding naming the switches, at the first.
+        patterns: dict[tuple[str, int, int], list[Cable]] = {}
         for cable in view.cables:
             if cable.a.node.key != cable.b.node.key:
                 continue
-            yield self.cable_finding(
-                cable, f"port {cable.a.port.number} is cabled to port {cable.b.port.number} of "
-                f"the same {cable.a.node.type}",
-                fix=FixIntent("ib-loop-cable", {"a": cable.a.fix(), "b": cable.b.fix()}))
+            ports = sorted((cable.a.port.number, cable.b.port.number))
+            loops = patterns.setdefault((cable.a.node.type, ports[0], ports[1]), [])
+            if not any(c.a.node.key == cable.a.node.key for c in loops):
+                loops.append(cable)
+        for (kind, low, high), loops in patterns.items():
+            first = loops[0]
+            fix = FixIntent("ib-loop-cable", {"a": first.a.fix(), "b": first.b.fix()})
+            if len(loops) == 1:
+                yield self.cable_finding(
+                    first, f"port {first.a.port.number} is cabled to port "
+                    f"{first.b.port.number} of the same {kind}", fix=fix)
+                continue
+            names = [c.a.node.label for c in loops]
+            shown = ", ".join(names[:4]) + (f", ... ({len(names) - 4} more)"
+                                            if len(names) > 4 else "")
+            finding = self.ib_finding(
+                first.a.node, f"port {low}", first.link.src,
+                f"port {low} is cabled to port {high} of the same {kind} on {len(loops)} "
+                f"{kind}es ({shown})", fix=fix,
+                related=[c.link.src for c in loops[1:]])
+            finding.objects = names
+            yield finding
 
 
 AGGREGATION_NODE = "Mellanox Technologies Aggregation Node"

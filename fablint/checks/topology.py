@@ -576,12 +576,15 @@ class SingleHomed(TopologyRule):
         for cable in topo.cables:
             for near, far in ((cable.a.device, cable.b.device), (cable.b.device, cable.a.device)):
                 uplinks[near].add(far)
+        pod_spines: dict[int | None, set[str]] = defaultdict(set)
+        for name in fabric:
+            if topo.nodes[name].role == "spine":
+                pod_spines[topo.nodes[name].pod].add(name)
         for name in sorted(fabric):
             node = topo.nodes[name]
             if node.role != "leaf":
                 continue
-            spines = {n for n in fabric if topo.role(n) == "spine"
-                      and topo.nodes[n].pod == node.pod}  # the spines of its own pod
+            spines = pod_spines[node.pod]  # the spines of its own pod
             up = uplinks[name] & spines
             if len(spines) > 1 and len(up) == 1:
                 yield self.at(topo, name, name, None,
