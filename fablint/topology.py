@@ -552,6 +552,9 @@ def _place(topo: Topology, claims: list[_Claim], policy: Policy,
     spines: set[str] = set()
     # Two passes: switches whose only hosts have service names (ufm01) first, then those whose
     # few one-link hosts hang beside links that all go to leaves.
+    named = {h for h in hosts if len(neighbours[h]) == 1 and _SERVICE.search(h)}
+    if len(named) * 2 > len(hosts):
+        named = set()  # most hosts carry such a name (a lab of 'r-ufm101'): not a hint
     for by_name in (True, False):
         for name in sorted(candidates - spines):
             attached = neighbours[name] & hosts
@@ -560,13 +563,13 @@ def _place(topo: Topology, claims: list[_Claim], policy: Policy,
                 continue
             few = sum(count[h] for h in attached) * 2 < count[name]
             if by_name:
-                hit = all(_SERVICE.search(h) for h in attached)
+                hit = bool(named) and attached <= named
             else:
                 hit = few and uplinks <= candidates - spines
             if hit:
                 spines.add(name)  # a spine that carries the fabric's UFM or login node
                 service |= attached
-    service |= {h for h in hosts if len(neighbours[h]) == 1 and _SERVICE.search(h)}
+    service |= named
     leaves = candidates - spines
     leaves |= {n for n, role in fixed.items() if role == "leaf"}
     if not leaves:  # no hosts in the inputs: names are all there is

@@ -280,3 +280,31 @@ def test_ib_rails_from_node_descriptions() -> None:
     assert sorted(f.message.split(",")[0] for f in found) == [
         "gpu03 NIC 0 (mlx5_0) is cabled to rail1-leaf",
         "gpu03 NIC 1 (mlx5_1) is cabled to rail0-leaf"]
+
+
+def test_service_names_are_a_hint_only_when_few_hosts_carry_them() -> None:
+    """A lab whose every host is called r-ufmNNN keeps its leaves; one UFM beside compute
+    hosts is a service host and leaves its spine a spine."""
+    lab = [_link("sw1", f"Et{i}/1", f"r-ufm{i:03d}", "eth0") for i in range(1, 5)]
+    topo = build_topology(lab, {}, _policy())
+    assert topo.role("sw1") == "leaf"
+    assert not any(n.service for n in topo.nodes.values())
+    fabric = [_link(leaf, f"Et{h}/1", f"gpu{leaf[-1]}{h}", "eth0") for leaf in ("leaf1", "leaf2")
+              for h in (1, 2)]
+    fabric += [_link(leaf, "Et31/1", "spine1", f"Ethernet{n}/1")
+               for n, leaf in enumerate(("leaf1", "leaf2"), 1)]
+    fabric += [_link("spine1", f"Ethernet{n}/1", leaf, "Et31/1")
+               for n, leaf in enumerate(("leaf1", "leaf2"), 1)]
+    fabric.append(_link("spine1", "Ethernet9/1", "ufm01", "eth0"))
+    topo = build_topology(fabric, {}, _policy())
+    assert topo.role("spine1") == "spine" and topo.nodes["ufm01"].service
+    assert topo.capacities("spine1")[0] == 0  # (speeds unknown here; the UFM adds nothing)
+
+
+def test_profile_management_ports_are_left_out() -> None:
+    links = [_link("leaf1", "Et1/1", "gpu01", "eth0"), _link("leaf1", "Et48/1", "oob1", "Gi1/0/1"),
+             _link("leaf1", "Et31/1", "spine1", "Ethernet1/1")]
+    assert build_topology(links, {}, _policy()).role("oob1") == "spine"
+    topo = build_topology(links, {}, _policy(management_ports=["^Et48/1$"]))
+    assert "oob1" not in topo.nodes and topo.management_links == 1
+    assert topo.role("spine1") == "spine"
