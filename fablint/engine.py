@@ -31,7 +31,7 @@ from fablint.ingest import (
     provisions,
     total_size,
 )
-from fablint.model import Device, Fabric, ParseProblem, Suppression
+from fablint.model import Device, Fabric, ParseProblem, SourceRef, Suppression
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
@@ -374,19 +374,53 @@ def _explicit(fabric: Fabric, path: str) -> bool:
 
 def _problem_findings(fabric: Fabric, selected: set[str]) -> Iterable[Finding]:
     owners = {i.path: i.devices[0] for i in fabric.inputs if len(i.devices) == 1}
+    named = {i.path for i in fabric.inputs if i.explicit}
+    stray: list[ParseProblem] = []
     for problem in fabric.problems:
         rule_id = PROBLEM_RULES[problem.kind]
         if rule_id not in selected:
             continue
+        if problem.kind == "unsupported" and problem.file not in named:
+            stray.append(problem)  # found in a folder: one summary for all (below)
+            continue
         rule = REGISTRY[rule_id]
         severity = rule.severity
-        if problem.kind == "unsupported" and _explicit(fabric, problem.file):
+        if problem.kind == "unsupported":
             severity = Severity.ERROR
         yield Finding(
             rule=rule.id, name=rule.name, severity=severity, category=rule.category,
             message=problem.message, file=problem.file, line=problem.line,
             device=owners.get(problem.file),
         )
+    if stray:
+        yield _stray_summary(stray)
+
+
+STRAY_NAMED = 5
+"""Files a FAB002 summary names in its message; the JSON report's ``objects`` has them all."""
+
+
+def _stray_summary(stray: list[ParseProblem]) -> Finding:
+    """One warning for the files a folder walk found in no supported format: each with its
+    reason in the message (the first few) and in ``objects`` and ``related`` (all)."""
+    rule = REGISTRY["FAB002"]
+    if len(stray) == 1:
+        only = stray[0]
+        return Finding(rule=rule.id, name=rule.name, severity=rule.severity,
+                       category=rule.category, message=only.message, file=only.file,
+                       line=only.line, objects=[only.file])
+    def reason(p: ParseProblem) -> str:
+        return p.message.removeprefix("unsupported input: ")
+
+    shown = "; ".join(f"{p.file} ({reason(p)})" for p in stray[:STRAY_NAMED])
+    more = f"; and {len(stray) - STRAY_NAMED} more" if len(stray) > STRAY_NAMED else ""
+    return Finding(
+        rule=rule.id, name=rule.name, severity=rule.severity, category=rule.category,
+        message=f"{len(stray)} files found in folders are in no format fablint reads and were "
+                f"not linted: {shown}{more}",
+        file=None, objects=[p.file for p in stray],
+        related=[SourceRef(file=p.file, line=p.line) for p in stray],
+    )
 
 
 def _apply_severity(findings: list[Finding], overrides: dict[str, str]) -> None:

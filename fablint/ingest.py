@@ -16,17 +16,8 @@ from fablint.model import Device, Fabric, IbNode, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
-from fablint.parsers.detect import InputError, detect, read_head, read_text
-
-# Files in a folder that are obviously not device inputs.
-SKIP_SUFFIXES = frozenset({
-    ".md", ".rst", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".zip", ".gz", ".tgz",
-    ".tar", ".bz2", ".xz", ".py", ".pyc", ".sarif", ".html", ".css", ".js", ".xml",
-})
-SKIP_NAMES = frozenset({
-    "fablint.yaml", ".fablint.yaml", "fablint.yml", ".fablint.yml", "fablint-baseline.json",
-    ".fablint-baseline.json", "README", "LICENSE", "MANIFEST.tsv",
-})
+from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_head, read_text
+from fablint.walk import SKIP_DIRS, GitIgnore, gitignored, load_gitignore, obviously_not_input
 
 
 @dataclass
@@ -103,6 +94,11 @@ def _mergeable_format(path: str, forced: str | None,
     if not mergeable and formats is None:
         return None
     parser = detect(head, forced).parser
+    if parser is None and head.lstrip().startswith("{") and len(head) >= SNIFF_BYTES // 2:
+        # a JSON document whose head names no known table (a linecard's SYSTEM_PORT table
+        # can fill it): judged on the whole text, read once more only in this case
+        with contextlib.suppress(InputError):
+            parser = detect(read_text(Path(path)), forced).parser
     if parser is not None and formats is not None:
         formats[path] = parser.name
     if not mergeable or parser is None or not hasattr(parser, "parse_documents"):
@@ -176,6 +172,23 @@ class PathNotFound(Exception):
     pass
 
 
+def _outer_gitignores(root: Path) -> list[GitIgnore]:
+    """The ``.gitignore`` files of the folders above a walk's root, up to its repository's top
+    (the folder holding ``.git``), outermost first: git applies them to the walked files too."""
+    found: list[GitIgnore] = []
+    if (root / ".git").exists():
+        return found
+    for parent in root.parents:
+        rule = load_gitignore(parent)
+        if rule is not None:
+            found.append(rule)
+        if (parent / ".git").exists():
+            break
+    else:
+        return []  # not inside a repository: ignore files above the root mean nothing
+    return found[::-1]
+
+
 def discover(
     paths: Iterable[str], excluded: Callable[[str], bool] = lambda _p: False
 ) -> list[tuple[str, bool]]:
@@ -200,20 +213,29 @@ def discover(
             continue
         if not path.is_dir():
             raise PathNotFound(raw)
+        ignores: dict[str, list[GitIgnore]] = {}
         for folder, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-            snap = snapshot.index_for(Path(folder))
-            real = Path(folder).resolve()  # once per folder: resolving every file costs 50 ms
+            here = Path(folder)
+            real = here.resolve()  # once per folder: resolving every file costs 50 ms
             # on a thousand files; a symlinked file is still resolved on its own
+            rules = ignores.get(folder)
+            if rules is None:  # the walk's root: the .gitignore files up to the repository's
+                rules = _outer_gitignores(real)
+            own = load_gitignore(real) if ".gitignore" in files else None
+            if own is not None:
+                rules = [*rules, own]
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
+                             and not (rules and gitignored(rules, real / d, True)))
+            for d in dirs:
+                ignores[f"{folder}{os.sep}{d}"] = rules  # as os.walk names it
+            snap = snapshot.index_for(here)
             for name in sorted(files):
-                if name.startswith(".") or name in SKIP_NAMES:
+                if obviously_not_input(name):
                     continue
-                if snap is not None and snapshot.skip_in_folder(snap, Path(folder), name):
+                if snap is not None and snapshot.skip_in_folder(snap, here, name):
                     continue  # a snapshot's manifest, or an output no parser reads yet
-                if Path(name).suffix.lower() in SKIP_SUFFIXES:
-                    continue
-                file = str(Path(folder) / name)
-                if excluded(file):
+                file = str(here / name)
+                if excluded(file) or (rules and gitignored(rules, real / name, False)):
                     continue
                 entry = real / name
                 key = str(entry)
@@ -251,6 +273,8 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     info.bytes = len(text)
     detection = detect(text, forced or snapshot.format_for(path, text))
     if detection.parser is None:
+        if detection.foreign and not explicit:
+            return outcome  # a playbook in a config repository: skipped without a word
         reason = detection.hint or "not recognised as any supported format"
         outcome.problems.append(ParseProblem(
             file=path, message=f"unsupported input: {reason}", kind="unsupported", fatal=True,

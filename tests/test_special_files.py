@@ -36,7 +36,7 @@ def _run(*args: str) -> tuple[int, dict]:
 
 
 def _good_findings(doc: dict) -> list[str]:
-    return sorted(f["rule"] for f in doc["findings"] if f["file"].endswith("leaf3.cfg"))
+    return sorted(f["rule"] for f in doc["findings"] if (f["file"] or "").endswith("leaf3.cfg"))
 
 
 def test_special_files_in_a_walk_are_reported_and_the_rest_is_linted(tmp_path: Path) -> None:
@@ -59,7 +59,7 @@ def test_a_special_file_named_is_an_error_and_the_others_are_linted(
     folder = _folder(tmp_path)
     code, doc = _run(str(folder / name), str(folder / "leaf3.cfg"))
     assert code == 2
-    about = [f for f in doc["findings"] if f["file"].endswith(name)]
+    about = [f for f in doc["findings"] if (f["file"] or "").endswith(name)]
     assert len(about) == 1 and about[0]["severity"] == "error" and what in about[0]["message"]
     assert _good_findings(doc)
 

@@ -38,10 +38,17 @@ class UnsupportedInput(Rule):
     """A file is not in any format fablint reads.
 
     ## What it checks
-    Each file is recognised by its content: Arista EOS running-config (more formats arrive with
-    later releases). A file that matches none is reported. When the file was found in a folder
-    the finding is a warning; a file named on the command line that cannot be linted is an
-    error and makes fablint exit with code 2.
+    Each file is recognised by its content, anywhere in the file (the formats are listed in the
+    README). A file that matches none is reported. Files found in folders are reported
+    together, as one warning that names each file with the reason (all of them in the JSON
+    report's `objects`); a file named on the command line that cannot be linted is an error
+    and makes fablint exit with code 2. FIFOs, sockets, devices and symbolic link loops are
+    never opened: they are reported the same way.
+
+    A folder walk skips, without a word, what is obviously not an input: hidden folders
+    (`.git`), paths a `.gitignore` excludes, Ansible variables (`group_vars`, `host_vars`),
+    playbooks and inventories (by content), documents, code, templates (`.j2`), INI files,
+    `ansible.cfg`, `requirements.txt`.
 
     ## Why it matters
     A configuration fablint silently skipped would look like a clean device. Naming every

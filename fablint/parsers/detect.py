@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,56 @@ _KNOWN_UNSUPPORTED = (
 )
 
 
+_JSON_START = re.compile(r'\{|\[\s*(?:[\[{"\d\]-]|true|false|null|$)')
+"""A JSON document: an object, or an array of values (``[defaults]`` opens an INI section)."""
+_INI_START = re.compile(r"\[[\w .:@/-]+\]$")
+MAX_SNIFF_WINDOWS = 16
+"""How far into a file detection looks when its head is inconclusive, in windows of SNIFF_BYTES:
+text formats carry their signs near the top, past a banner or a long comment at most."""
+
+
+def _first_line(text: str) -> str:
+    for line in text.split("\n", 64):
+        line = line.strip()
+        if line and not line.startswith(("#", ";")):
+            return line
+    return ""
+
+
+def _sniff(window: str, yaml_head: bool) -> Parser | None:
+    """The parser most confident about ``window`` (at least MIN_CONFIDENCE), if any."""
+    best = (0, "")
+    for name, parser in PARSERS.items():
+        if yaml_head and name not in YAML_LIKE_FORMATS:
+            continue
+        score = parser.sniff(window)
+        if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
+            return parser
+        best = max(best, (score, name))
+    return PARSERS[best[1]] if best[0] >= MIN_CONFIDENCE else None
+
+
+def _sniff_further(text: str, yaml_head: bool) -> Parser | None:
+    """Detection past the head: formats that can tell from the whole text (``sniff_whole``:
+    SONiC tables in any order), then later windows of the text, cut at line starts."""
+    for parser in PARSERS.values():
+        whole = getattr(parser, "sniff_whole", None)
+        if whole is not None and whole(text) >= MIN_CONFIDENCE:
+            return parser
+    if yaml_head or _JSON_START.match(text[:SNIFF_BYTES].lstrip()):
+        return None  # a JSON document is judged whole; YAML data must not pass for a format
+    start = SNIFF_BYTES
+    for _ in range(MAX_SNIFF_WINDOWS - 1):
+        start = text.find("\n", start - 1) + 1
+        if start <= 0 or start >= len(text):
+            return None
+        found = _sniff(text[start:start + SNIFF_BYTES], False)
+        if found is not None:
+            return found
+        start += SNIFF_BYTES
+    return None
+
+
 class InputError(Exception):
     """The file cannot be used at all (unreadable, binary, too large)."""
 
@@ -49,6 +100,27 @@ class InputError(Exception):
 class Detection:
     parser: Parser | None
     hint: str | None = None
+    foreign: bool = False
+    """Obviously not a device input (an Ansible playbook or inventory): a folder walk skips it
+    without a word; named on the command line it is still reported."""
+
+
+_ANSIBLE_PLAY = re.compile(r"^-\s+(?:hosts|name)\s*:", re.MULTILINE)
+_ANSIBLE_IMPORT = re.compile(r"^-\s+(?:ansible\.builtin\.)?import_playbook\s*:", re.MULTILINE)
+_ANSIBLE_PLAY_KEYS = re.compile(r"^\s+(?:hosts|tasks|roles|gather_facts|pre_tasks|post_tasks|"
+                                r"become|vars_files)\s*:", re.MULTILINE)
+_ANSIBLE_INVENTORY = re.compile(r"^\s+(?:hosts|children|vars):", re.MULTILINE)
+
+
+def _ansible(head: str) -> str | None:
+    """An Ansible playbook (a list of plays) or YAML inventory, by its content."""
+    first = _first_line(head.removeprefix("---"))
+    if first.startswith("-") and (_ANSIBLE_IMPORT.search(head) or (
+            _ANSIBLE_PLAY.search(head) and _ANSIBLE_PLAY_KEYS.search(head))):
+        return "an Ansible playbook"
+    if first.rstrip() == "all:" and _ANSIBLE_INVENTORY.search(head):
+        return "an Ansible inventory"
+    return None
 
 
 def read_text(path: Path) -> str:
@@ -126,23 +198,25 @@ def detect(text: str, forced: str | None = None) -> Detection:
         return Detection(PARSERS[forced])
     head = text[:SNIFF_BYTES]
     yaml_head = starts_as_yaml(head)
-    scored = []
-    for name, parser in PARSERS.items():
-        if yaml_head and name not in YAML_LIKE_FORMATS:
-            continue
-        score = parser.sniff(head)
-        if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
-            return Detection(parser)
-        scored.append((score, name))
-    scored.sort(reverse=True)
-    if scored and scored[0][0] >= MIN_CONFIDENCE:
-        return Detection(PARSERS[scored[0][1]])
+    found = _sniff(head, yaml_head)
+    if found is not None:
+        return Detection(found)
     for signal, label in _KNOWN_UNSUPPORTED:
         if signal in head:
             return Detection(None, f"looks like {label}, which fablint does not read yet")
+    ansible = _ansible(head)
+    if ansible is not None:
+        return Detection(None, f"{ansible}, not a device input", foreign=True)
+    if len(text) > len(head):
+        found = _sniff_further(text, yaml_head)
+        if found is not None:
+            return Detection(found)
     stripped = head.lstrip()
-    if stripped.startswith(("{", "[")):
+    if _JSON_START.match(stripped):
         return Detection(None, "a JSON document in no format fablint reads")
+    if _INI_START.match(_first_line(stripped)):
+        return Detection(None, "an INI file (ansible.cfg, tox.ini, a lookup table …), not a "
+                               "device configuration")
     if yaml_head:
         return Detection(None, "a YAML document in no format fablint reads (a host-facts file "
                                "begins with 'fablint-host: 1'; configurations inside YAML are "

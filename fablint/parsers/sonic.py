@@ -6,11 +6,15 @@ spelled ``ports@: "a,b"``) and a document whose only SONiC content sits under on
 wrapper key (the sonic-yang-models test files), which is unwrapped. References are read both as
 names (``"AZURE"``) and in the legacy form (``"[DSCP_TO_TC_MAP|AZURE]"``). Keys of QUEUE,
 BUFFER_PG and BUFFER_QUEUE may name several ports and ranges (``Ethernet0,Ethernet4|3-4``) or a
-VOQ system port (``host|asic0|Ethernet0|3``: local only when host and ASIC are this device's).
+VOQ system port (``host|asic0|Ethernet0|3``: a linecard lists every system port's queues; the
+local ones are those of DEVICE_METADATA's hostname and ``asic_name``, or, in a fragment that
+names no matching host, of the first ``host|asic`` its keys use).
 
 A device is often several files. ``parse_documents`` groups the documents of one folder by
-``DEVICE_METADATA.localhost.hostname`` and merges their tables field by field, the later file
-winning, like ``sonic-cfggen -j a -j b``; every value keeps the file and line of its own key.
+``DEVICE_METADATA.localhost.hostname`` (a nameless fragment by the hostname its file name carries,
+else with the folder's only device when the nameless fragments do not contradict each other;
+see ``_group``) and merges their tables field by field, the later file winning, like
+``sonic-cfggen -j a -j b``; every value keeps the file and line of its own key.
 
 Decisions (SONiC semantics where documented, ours where not):
 
@@ -86,10 +90,20 @@ SIGNAL_TABLES = MODELLED | {
     "VLAN", "VLAN_MEMBER", "BGP_NEIGHBOR", "MGMT_INTERFACE", "FEATURE", "LOOPBACK",
     "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST", "TC_TO_DSCP_MAP",
     "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN", "FLEX_COUNTER_TABLE",
+    "SYSTEM_PORT", "VOQ_INBAND_INTERFACE", "DEVICE_NEIGHBOR_METADATA", "SYSTEM_DEFAULTS",
+    "BGP_DEVICE_GLOBAL", "BGP_INTERNAL_NEIGHBOR", "BGP_VOQ_CHASSIS_NEIGHBOR", "CRM",
+    "PORTCHANNEL_MEMBER", "SNMP_COMMUNITY", "NTP_SERVER", "SYSLOG_SERVER", "TACPLUS_SERVER",
+    "MGMT_PORT", "KDUMP", "AUTO_TECHSUPPORT", "CONSOLE_SWITCH", "PFC_WD", "BREAKOUT_CFG",
 }
 """Table names that mark a JSON document as SONiC CONFIG_DB."""
+_SIGNAL_ANYWHERE = re.compile(
+    '"(' + "|".join(sorted(SIGNAL_TABLES, key=len, reverse=True)) + r')(?:\|[^"]*)?"\s*:')
+"""A known table name as a JSON key, searched through a whole document: the tables of a
+config_db.json come in any order (sonic-cfggen dumps a dict), and a chassis linecard's
+SYSTEM_PORT table alone can fill the head that ``sniff`` reads."""
 _SIGNAL = re.compile(r'"([A-Z][A-Z0-9_]*)(?:\|[^"]*)?"\s*:')
 _TEMPLATE = ("{%", "{{", "{#")
+SNIFF_HEAD = 16 * 1024
 _LEGACY_REF = re.compile(r"^\[([A-Z_0-9]+)\|(.*)\]$")
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
@@ -409,6 +423,7 @@ class _SonicBuilder:
         self.priorities_cache: dict[str, list[int]] = {}
         self.lossless_rows: bool | None = None
         """Some PORT_QOS_MAP row has pfc_enable and pfc_to_queue_map (``template_lossy``)."""
+        self.voq_local: tuple[str, ...] | None = None
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -495,9 +510,30 @@ class _SonicBuilder:
                 yield iface, ids
 
     def is_local(self, prefix: list[str]) -> bool:
+        """Is a VOQ system port prefix (``host|asic``) this device's?"""
+        if self.voq_local is None:
+            self.voq_local = self.local_system_prefix()
+        return tuple(prefix) == self.voq_local
+
+    def local_system_prefix(self) -> tuple[str, ...]:
+        """The ``host|asic`` of this device's own system ports among the VOQ keys of QUEUE and
+        BUFFER_* (a chassis linecard lists the queues of every system port): the one naming
+        DEVICE_METADATA's hostname and ``asic_name``, else its hostname; a fragment without
+        (or with another) hostname is one linecard's rendering, so its first prefix."""
         meta = self.meta.fields if self.meta is not None else {}
-        host, asic = prefix[0], prefix[1] if len(prefix) > 1 else None
-        return host == meta.get("hostname") and asic in (None, meta.get("asic_name", asic))
+        host, asic = _text(meta.get("hostname")), _text(meta.get("asic_name"))
+        seen: dict[tuple[str, ...], None] = {}
+        for table in ("QUEUE", "BUFFER_PG", "BUFFER_QUEUE"):
+            for key in self.tables.get(table, {}):
+                parts = key.split("|")
+                if len(parts) > 2:
+                    seen.setdefault(tuple(parts[:-2]), None)
+        prefixes = list(seen)
+        for wanted in ((host, asic), (host,)):
+            for prefix in prefixes:
+                if prefix[:len(wanted)] == wanted:
+                    return prefix
+        return prefixes[0] if prefixes else ()
 
     def port(self, row: Row, name: str) -> Obj | None:
         """The interface ``row`` names; a missing one is an unresolved reference."""
@@ -1165,6 +1201,19 @@ class SonicParser:
             return 0
         return min(100, 55 + 15 * len(tables))
 
+    def sniff_whole(self, text: str) -> int:
+        """``sniff`` for a JSON document whose head names no known table: two known tables
+        anywhere in it (one regular-expression scan, stopping at the second)."""
+        stripped = text[:64].lstrip()
+        if not stripped.startswith("{") or any(mark in text[:SNIFF_HEAD] for mark in _TEMPLATE):
+            return 0
+        seen: set[str] = set()
+        for match in _SIGNAL_ANYWHERE.finditer(text):
+            seen.add(match.group(1))
+            if len(seen) >= 2:
+                return 85
+        return 0
+
     def parse(self, text: str, path: str) -> ParseResult:
         result = self.parse_documents([(text, path)])
         fatal = [p for p in result.problems if p.fatal]
@@ -1201,7 +1250,16 @@ class SonicParser:
 
 
 def _group(docs: list[Document]) -> list[tuple[str, list[Document]]]:
-    """Documents by hostname; nameless ones join the only hostname, else stand alone."""
+    """Documents of one folder by device (the documents keep their order: the later wins).
+
+    A document naming a hostname (DEVICE_METADATA) belongs to that device. A nameless fragment
+    (a rendered qos.json, buffers.json) belongs to a device whose hostname its file name
+    carries as a word (``leaf1-qos.json``, ``qos_leaf1.json``); otherwise the nameless
+    fragments join the folder's only device, or form one together, when no two of them
+    contradict each other (a table entry given different values): a folder of one device's
+    files, where a fragment may override the named configuration as ``sonic-cfggen -j a -j b``
+    does. Fragments that contradict each other are several devices': each stands alone, never
+    merged across devices."""
     named: dict[str, list[Document]] = {}
     nameless: list[Document] = []
     for doc in docs:
@@ -1210,7 +1268,40 @@ def _group(docs: list[Document]) -> list[tuple[str, list[Document]]]:
             nameless.append(doc)
         else:
             named.setdefault(host, []).append(doc)
-    if len(named) == 1 and nameless:
-        host = next(iter(named))
-        return [(host, docs)]  # in the given order: the later document wins
-    return [*named.items(), *((PurePath(d.path).stem, [d]) for d in nameless)]
+    loose: list[Document] = []
+    for doc in nameless:
+        words = set(_WORDS.split(PurePath(doc.path).stem.lower()))
+        owners = [host for host in named if host.lower() in words
+                  or PurePath(doc.path).stem.lower().startswith(host.lower())]
+        if len(owners) == 1:
+            named[owners[0]].append(doc)
+        else:
+            loose.append(doc)
+    base = next(iter(named.values()), [])
+    fragments = [*(d for d in base if d.hostname is None), *loose]  # may not contradict
+    if loose and len(named) <= 1 and not any(
+            _contradict(a, b) for n, a in enumerate(fragments) for b in fragments[n + 1:]):
+        together = [*base, *loose]
+        # nameless: a folder of one device's files is named after the folder
+        path = PurePath(loose[0].path)
+        host = next(iter(named), path.stem if len(together) == 1 else path.parent.name or
+                    path.stem)
+        return [(host, [d for d in docs if d in together])]
+    groups = [(host, [d for d in docs if d in group]) for host, group in named.items()]
+    return [*groups, *((PurePath(d.path).stem, [d]) for d in loose)]
+
+
+_WORDS = re.compile(r"[-_.\s]+")
+
+
+def _contradict(a: Document, b: Document) -> bool:
+    """Do two documents give one table entry different values (a field set differently)?"""
+    for table, rows in a.tables.items():
+        other = b.tables.get(table)
+        if not other:
+            continue
+        for key in rows.keys() & other.keys():
+            mine, theirs = rows[key].fields, other[key].fields
+            if any(name in theirs and theirs[name] != value for name, value in mine.items()):
+                return True
+    return False
