@@ -587,6 +587,7 @@ def parse_command(
         "format": outcome.input.format,
         "lines": outcome.input.lines,
         "unknown_lines": outcome.input.unknown_lines,
+        "first_unknown": outcome.input.first_unknown,
         "devices": [d.model_dump(mode="json") for d in outcome.devices],
         "ib_nodes": [n.model_dump(mode="json", exclude_defaults=True) for n in outcome.ib_nodes],
         "links": [link.model_dump(mode="json", exclude_defaults=True) for link in outcome.links],

@@ -51,6 +51,7 @@ PROBLEM_RULES = {
     "unreadable": "FAB001",
     "unsupported": "FAB002",
     "invalid-value": "FAB003",
+    "partial": "FAB005",
 }
 
 

@@ -16,6 +16,7 @@ from fablint.model import Device, Fabric, IbNode, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
+from fablint.parsers.coverage import coverage_problems
 from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_head, read_text
 from fablint.walk import SKIP_DIRS, GitIgnore, gitignored, load_gitignore, obviously_not_input
 
@@ -297,9 +298,11 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         return outcome
     info.lines = result.lines
     info.unknown_lines = result.unknown_lines
+    info.first_unknown = result.first_unknown
     outcome.devices = result.devices
     snapshot.name_devices(path, outcome.devices)
-    outcome.problems = result.problems
+    outcome.problems = [*result.problems,
+                        *coverage_problems(path, text, detection.parser.name, result)]
     outcome.links = result.links
     outcome.ib_nodes = result.ib_nodes
     info.ib_nodes = len(result.ib_nodes)

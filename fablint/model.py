@@ -1232,7 +1232,8 @@ class ParseProblem(BaseModel):
     file: str
     line: int | None = None
     message: str
-    kind: Literal["parse-error", "unsupported", "invalid-value", "unreadable"] = "invalid-value"
+    kind: Literal["parse-error", "unsupported", "invalid-value", "unreadable",
+                  "partial"] = "invalid-value"
     fatal: bool = False
     """True when the file as a whole could not be used."""
 
@@ -1248,6 +1249,8 @@ class InputFile(BaseModel):
     lines: int = 0
     unknown_lines: int = 0
     """Lines skipped because the parser does not model them."""
+    first_unknown: int | None = None
+    """Line of the first of them."""
     devices: list[str] = Field(default_factory=list)
     hostname_lines: dict[str, int] = Field(default_factory=dict)
     """Line of each device's name, for messages about duplicate names."""

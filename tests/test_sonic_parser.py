@@ -168,9 +168,15 @@ def test_yang_sample_is_unwrapped(corpus: Path) -> None:
     assert device.acls["V4-ACL-TABLE"].entries[0].seq == 991110
 
 
-def test_voq_keys_of_other_linecards_are_not_local(corpus: Path) -> None:
+def test_voq_keys_of_a_fragment_are_its_first_linecards(corpus: Path) -> None:
+    # QUEUE keys of 4 linecards x 2 ASICs and no DEVICE_METADATA: one linecard's rendering,
+    # whose own system ports come first (sonic1|asic0); the others' are not this device's
     device, _, _ = _parse(corpus, "qos-no-config.json")
-    assert device.interfaces == {}
+    assert len(device.interfaces) == 18
+    for iface in device.interfaces.values():
+        assert sorted(iface.qos.queues) == [3, 4]
+        assert all(q.ecn is not None for q in iface.qos.queues.values())
+        assert iface.src.line is not None
 
 
 def test_templates_and_lookup_tables_are_not_claimed(corpus: Path) -> None:

@@ -114,3 +114,42 @@ class UnusedSuppression(Rule):
     severity = Severity.WARNING
     category = "parse"
     vendors = ("eos",)
+
+
+@register
+class PartialRead(Rule):
+    """An input was read only in part.
+
+    ## What it checks
+    How much of each file its parser understood, judged per format:
+
+    - **Running-configs** (EOS, NX-OS) leave many lines unmodelled on purpose (AAA, routing,
+      logging), so those do not count. What counts is a line that is not configuration at all
+      (it starts with no keyword: a pasted LLDP table, JSON, YAML), and an export cut short:
+      EOS ends every `show running-config` with `end`, so a file that begins with its
+      `! Command: show running-config` header and stops before `end`, or that goes on after
+      it, says so; NX-OS writes no end marker, so only a cut inside a line shows.
+    - **Tables and dumps** (LLDP, InfiniBand, OpenSM, `mlnx_qos`): every line is meant to be
+      read, so a share of lines not understood of 10 % or more (25 % for `mlnx_qos`, and at
+      least 3 lines) is reported with the count, the share and the first such line.
+    - **SONiC JSON** is read whole or not at all: a cut document is not valid JSON (FAB001).
+
+    The finding names the count, the share and the first line; `fablint parse FILE` shows the
+    same problems and the parser's `unknown_lines` and `first_unknown`.
+
+    ## Why it matters
+    A linter that read 78 % of a fabric and says "no problems" is worse than one that refuses:
+    the devices, ports or cables in the part not read are simply missing from every rule.
+
+    ## How to fix
+    Re-export the file whole (the command's complete output, `end` included), remove what was
+    pasted into it, or, for an output variant fablint does not read yet, report it with a
+    sample.
+    """
+
+    id = "FAB005"
+    name = "partial-read"
+    title = "Input read only in part"
+    severity = Severity.WARNING
+    category = "parse"
+    vendors = ("any",)

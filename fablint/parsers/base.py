@@ -115,6 +115,16 @@ class ParseResult:
     """Lines that look like part of the input but that the parser did not understand."""
     first_unknown: int | None = None
     """Line number of the first of them, so a partial read can name where it starts."""
+    foreign_lines: int = 0
+    """Lines that do not look like the format at all (a running-config's line that starts
+    with no keyword: a pasted table, JSON, YAML): unlike ``unknown_lines``, which may be
+    legitimately unmodelled, these were not read and may have hidden what follows them."""
+    first_foreign: int | None = None
+
+
+CONFIG_LINE_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!")
+"""First characters of a switch configuration line (EOS, NX-OS): a keyword, a sequence number
+(``10 permit …``) or a comment. Anything else is not configuration (banner text is skipped)."""
 
 
 class Parser(Protocol):

@@ -39,6 +39,7 @@ _KNOWN_UNSUPPORTED = (
 _JSON_START = re.compile(r'\{|\[\s*(?:[\[{"\d\]-]|true|false|null|$)')
 """A JSON document: an object, or an array of values (``[defaults]`` opens an INI section)."""
 _INI_START = re.compile(r"\[[\w .:@/-]+\]$")
+RUNNING_CONFIGS = frozenset({"eos", "nxos"})
 MAX_SNIFF_WINDOWS = 16
 """How far into a file detection looks when its head is inconclusive, in windows of SNIFF_BYTES:
 text formats carry their signs near the top, past a banner or a long comment at most."""
@@ -60,6 +61,11 @@ def _sniff(window: str, yaml_head: bool) -> Parser | None:
             continue
         score = parser.sniff(window)
         if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
+            if name not in RUNNING_CONFIGS and best[0] >= MIN_CONFIDENCE and \
+                    best[1] in RUNNING_CONFIGS:
+                # a running-config with a table or dump pasted into it is a running-config
+                # (the pasted lines are reported, FAB005); no table or dump file scores as one
+                return PARSERS[best[1]]
             return parser
         best = max(best, (score, name))
     return PARSERS[best[1]] if best[0] >= MIN_CONFIDENCE else None

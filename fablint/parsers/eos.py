@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from fablint import units
 from fablint.model import Device, ParseProblem, PortMatch, QosSettings, SourceRef
-from fablint.parsers.base import ParseError, ParseResult, reject_nul
+from fablint.parsers.base import CONFIG_LINE_START, ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_qos, new_queue, new_watchdog, overlay
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
@@ -247,6 +247,18 @@ _BANG: Raw = (_COMMENT, None, None, None, None)
 _LONG_LINE = 200
 """Lines this long or longer are not remembered by the raw line caches."""
 _NO_SKIP = 1 << 62
+_FOREIGN_WORD = re.compile(r"[a-z][\w./-]*[=:\"'{(\[]")
+"""A first word glued to ``=``, ``:`` or a bracket: ``vendid=0x2c9``, ``mtu: 9000``."""
+
+
+def _first_unknown_line(text: str) -> int | None:
+    """The line of the first top-level line whose first word no handler knows, found again
+    after the parse (the parse's hot loop counts unknown lines without noting where)."""
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        words = raw.split(None, 1) if raw[:1] not in ("", " ", "!") else None
+        if words and words[0] not in _TOP_WORDS:
+            return lineno
+    return None
 """``skip_deeper_than`` when no line is being skipped: deeper than any indentation."""
 
 
@@ -566,6 +578,9 @@ class _EosBuilder:
         # line, else None: updated wherever one of the three changes.
         fast: dict[str, Raw] | None = _TOP_RAW
         unknown = 0
+        first_unknown = 0
+        foreign = 0
+        first_foreign = 0
         lineno = 0
         for raw in text.split("\n"):
             lineno += 1
@@ -632,6 +647,9 @@ class _EosBuilder:
                         body = raw.lstrip()
                         if body and body[0] != "!":
                             unknown += 1
+                            if body[0] not in CONFIG_LINE_START:
+                                foreign += 1
+                                first_foreign = first_foreign or lineno
                             continue
                 elif fast is _FIXED_RAW and context.indent < 3 <= skip_deeper_than:
                     # The two lines of most ports that differ on each, at EOS's indentation of
@@ -660,6 +678,14 @@ class _EosBuilder:
                         fast = context.fast
                 continue
             first = body[0]
+            if first not in CONFIG_LINE_START or (first > "9" and _FOREIGN_WORD.match(body)):
+                # not configuration (a pasted table, JSON, YAML): counted and passed over,
+                # never cached, so that the block around it is still read
+                foreign += 1
+                unknown += 1
+                first_foreign = first_foreign or lineno
+                first_unknown = first_unknown or lineno
+                continue
             if first == "!":
                 if "e:" in body and lineno < 40:
                     self.header_platform(body, lineno)
@@ -751,6 +777,8 @@ class _EosBuilder:
         suppressions = tracker.finish()
         stack.clear()  # the handlers are bound methods: break the cycle back to this builder
         self.unknown = unknown
+        if unknown and not first_unknown:
+            first_unknown = _first_unknown_line(text)
         self.finish()
         self.device["suppressions"] = suppressions
         try:
@@ -761,7 +789,9 @@ class _EosBuilder:
             raise ParseError(self.path, None, f"cannot build the model ({where}: "
                              f"{first_error['msg']})") from exc
         return ParseResult(
-            devices=[device], problems=self.problems, lines=lineno, unknown_lines=unknown
+            devices=[device], problems=self.problems, lines=lineno, unknown_lines=unknown,
+            first_unknown=first_unknown or None, foreign_lines=foreign,
+            first_foreign=first_foreign or None,
         )
 
     # -- top level -----------------------------------------------------------------------

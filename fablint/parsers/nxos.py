@@ -53,7 +53,7 @@ from pydantic import ValidationError
 
 from fablint import units
 from fablint.model import Device, ParseProblem, QosSettings, Queue, SourceRef
-from fablint.parsers.base import ParseError, ParseResult, reject_nul
+from fablint.parsers.base import CONFIG_LINE_START, ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_qos, new_queue
 from fablint.parsers.cisco_acl import NAMED_DSCP, AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
@@ -125,6 +125,8 @@ _IF_PREFIXES = {
     "vlan": ("Vlan", "svi"), "loopback": ("loopback", "loopback"), "lo": ("loopback", "loopback"),
     "mgmt": ("mgmt", "mgmt"), "tunnel": ("Tunnel", "tunnel"), "nve": ("nve", "tunnel"),
 }
+_FOREIGN_WORD = re.compile(r"[a-z][\w./-]*[=:\"'{(\[]")
+"""A first word glued to ``=``, ``:`` or a bracket: ``vendid=0x2c9``, ``mtu: 9000``."""
 _TOP_WORDS = frozenset({
     "hostname", "switchname", "version", "feature", "interface", "class-map", "policy-map",
     "system", "priority-flow-control", "ip", "ipv6", "mac", "hardware", "no", "boot",
@@ -255,6 +257,9 @@ class _NxosBuilder:
         self.device["qos"]["policy_slots"] = [dict(slot) for slot in POLICY_SLOTS]
         self.problems: list[ParseProblem] = []
         self.unknown = 0
+        self.first_unknown = 0
+        self.foreign = 0
+        self.first_foreign = 0
         self.lineno = 0
         self.stack: list[_Context] = []
         self.class_maps: dict[tuple[str, str], Obj] = {}
@@ -324,7 +329,9 @@ class _NxosBuilder:
             raise ParseError(self.path, None, f"cannot build the model ({where}: "
                              f"{first['msg']})") from exc
         return ParseResult(
-            devices=[device], problems=self.problems, lines=lines, unknown_lines=self.unknown
+            devices=[device], problems=self.problems, lines=lines, unknown_lines=self.unknown,
+            first_unknown=self.first_unknown or None, foreign_lines=self.foreign,
+            first_foreign=self.first_foreign or None,
         )
 
     def scan(self, text: str) -> int:
@@ -344,7 +351,15 @@ class _NxosBuilder:
                 continue
             body = line.lstrip()
             indent = len(line) - len(body)
-            if body[0] == "!":
+            first = body[0]
+            if first not in CONFIG_LINE_START or (first > "9" and _FOREIGN_WORD.match(body)):
+                # not configuration (a pasted table, JSON, YAML): counted and passed over
+                self.foreign += 1
+                self.unknown += 1
+                self.first_foreign = self.first_foreign or lineno
+                self.first_unknown = self.first_unknown or lineno
+                continue
+            if first == "!":
                 if body.startswith("!Chassis type:") and "platform" not in self.device[
                         "field_src"]:
                     self.lineno = lineno
@@ -360,6 +375,7 @@ class _NxosBuilder:
             if skip_deeper_than >= 0:
                 if indent > skip_deeper_than:
                     self.unknown += 1
+                    self.first_unknown = self.first_unknown or lineno
                     continue
                 skip_deeper_than = -1
             while indent <= stack[-1].indent:
@@ -370,6 +386,7 @@ class _NxosBuilder:
                 continue
             if len(stack) == 1 and words[0] not in _TOP_WORDS:
                 self.unknown += 1  # top level: most lines are features fablint does not model
+                self.first_unknown = self.first_unknown or lineno
                 skip_deeper_than = indent
                 continue
             self.lineno = lineno
@@ -381,6 +398,7 @@ class _NxosBuilder:
                 known = True
             if not known:
                 self.unknown += 1
+                self.first_unknown = self.first_unknown or lineno
             if len(stack) == depth:
                 skip_deeper_than = indent
         suppressions = tracker.finish()

@@ -1,0 +1,94 @@
+"""How much of a file its parser read, judged per format: a partial read is a FAB005 finding,
+never silent.
+
+What counts differs by format. A running-config (EOS, NX-OS) has many lines fablint does not
+model on purpose (AAA, routing, logging), so its unknown lines say nothing; what does is a line
+that is not configuration at all (``foreign_lines``: a pasted LLDP table, JSON, YAML) and an
+export cut short (EOS ends every ``show running-config`` with ``end``; NX-OS writes no end marker,
+so only a cut inside a line shows). In table and dump formats (LLDP, InfiniBand, OpenSM,
+``mlnx_qos``) every line is meant to be read, so the share of unknown lines is the measure.
+SONiC JSON is read whole or not at all (a cut document is not valid JSON: FAB001); its unknown
+lines are tables fablint does not model.
+"""
+
+from __future__ import annotations
+
+from fablint.model import ParseProblem
+from fablint.parsers.base import ParseResult
+
+UNKNOWN_SHARE = {
+    "lldp": 0.10, "ibnetdiscover": 0.10, "ibnetdiscover-ports": 0.10, "iblinkinfo": 0.10,
+    "ib-subnet-list": 0.10, "opensm": 0.10, "opensm-partitions": 0.10,
+    "opensm-qos-policy": 0.10, "mlnx_qos": 0.25,
+}
+"""Format -> share of unknown lines that is material. Formats not listed are not judged by it:
+their unknown lines include content they leave out by design (running-configs, SONiC tables,
+mlxconfig parameters, the other files of a sysfs dump, host-facts keys)."""
+MIN_UNKNOWN = 3
+"""Fewer unknown lines than this is never material (a prompt, a trailing banner line)."""
+RUNNING_CONFIGS = {"eos": "EOS", "nxos": "NX-OS"}
+_EOS_HEADER = ("! Command: show running-config",)
+_NXOS_HEADER = ("!Command: show running-config", "!Running configuration")
+
+
+def coverage_problems(path: str, text: str, fmt: str, result: ParseResult) -> list[ParseProblem]:
+    """FAB005 problems for one parsed file (none when it was read whole)."""
+    out: list[ParseProblem] = []
+    lines = max(result.lines, 1)
+    if fmt in RUNNING_CONFIGS:
+        vendor = RUNNING_CONFIGS[fmt]
+        if result.foreign_lines:
+            n = result.foreign_lines
+            out.append(_partial(path, result.first_foreign, (
+                f"{_lines(n)} of {lines} ({_share(n, lines)}) do not look like {vendor} "
+                f"configuration (the first at line {result.first_foreign}) and were passed over: "
+                "a table or document pasted into the file? The lines around them were read")))
+        out += _cut(path, text, fmt)
+    elif fmt in UNKNOWN_SHARE:
+        n = result.unknown_lines
+        if n >= MIN_UNKNOWN and n / lines >= UNKNOWN_SHARE[fmt]:
+            where = f" (the first at line {result.first_unknown})" if result.first_unknown else ""
+            out.append(_partial(path, result.first_unknown, (
+                f"{_lines(n)} of {lines} ({_share(n, lines)}) were not understood{where}: "
+                "what they describe is not linted")))
+    return out
+
+
+def _cut(path: str, text: str, fmt: str) -> list[ParseProblem]:
+    """A running-config export that ends short of its end, or with something after it."""
+    body = text.rstrip()
+    if not body:
+        return []
+    last_line = body.count("\n") + 1
+    header = text.lstrip("\n").startswith(_EOS_HEADER if fmt == "eos" else _NXOS_HEADER)
+    if fmt == "eos":
+        end = body.find("\nend\n")  # the first: anything after it is more than one export
+        if end >= 0:
+            after = body.count("\n", 0, end) + 3
+            return [_partial(path, after, (
+                f"lines {after}-{last_line} come after 'end', where EOS writes nothing: another "
+                "file appended? They were read as part of this configuration"))]
+        if header and not body.endswith("\nend"):
+            return [_partial(path, last_line, (
+                f"the running-config stops at line {last_line} without the 'end' that EOS "
+                "writes last: the file is truncated, and a block cut short is read only as far "
+                "as it goes"))]
+        return []
+    if header and not text.endswith("\n"):
+        return [_partial(path, last_line, (
+            f"the running-config stops inside line {last_line} (no line end): the file is "
+            "truncated, and a block cut short is read only as far as it goes"))]
+    return []
+
+
+def _partial(path: str, line: int | None, message: str) -> ParseProblem:
+    return ParseProblem(file=path, line=line, message=message, kind="partial")
+
+
+def _lines(n: int) -> str:
+    return f"{n} line{'s' if n != 1 else ''}"
+
+
+def _share(n: int, total: int) -> str:
+    share = n / total
+    return f"{share:.0%}" if share >= 0.01 else "<1%"
