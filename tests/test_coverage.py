@@ -16,7 +16,7 @@ from fablint.ingest import parse_file
 from fablint.parsers import PARSERS
 from fablint.parsers.coverage import MIN_UNKNOWN, UNKNOWN_SHARE
 from fablint.parsers.detect import read_text
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, FIXTURES
 
 TABLE = Path(__file__).parent / "data" / "coverage.tsv"
 HEADER = "file\tformat\tlines\tunknown\tunderstood\n"
@@ -106,3 +106,25 @@ def test_a_partial_read_has_a_parse_finding(path: Path) -> None:
 if __name__ == "__main__":
     write_table()
     sys.stdout.write(f"wrote {TABLE}\n")
+
+
+FIRST_UNKNOWN_FORMATS = ("eos", "nxos", "sonic", "opensm", "opensm-partitions", "mlnx_qos",
+                         "sysfs_ecn")
+
+
+@needs_corpus
+def test_parsers_name_their_first_unknown_line() -> None:
+    paths = [*_corpus_files(), *sorted((FIXTURES / "hosts").rglob("*")),
+             *sorted((FIXTURES / "opensm").rglob("*"))]
+    checked = 0
+    for path in paths:
+        if not path.is_file():
+            continue
+        outcome = parse_file(str(path), False)
+        info = outcome.input
+        if info.format not in FIRST_UNKNOWN_FORMATS or not info.unknown_lines:
+            continue
+        checked += 1
+        assert info.first_unknown is not None, path
+        assert 1 <= info.first_unknown <= info.lines, path
+    assert checked >= 15

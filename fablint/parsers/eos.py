@@ -251,14 +251,6 @@ _FOREIGN_WORD = re.compile(r"[a-z][\w./-]*[=:\"'{(\[]")
 """A first word glued to ``=``, ``:`` or a bracket: ``vendid=0x2c9``, ``mtu: 9000``."""
 
 
-def _first_unknown_line(text: str) -> int | None:
-    """The line of the first top-level line whose first word no handler knows, found again
-    after the parse (the parse's hot loop counts unknown lines without noting where)."""
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        words = raw.split(None, 1) if raw[:1] not in ("", " ", "!") else None
-        if words and words[0] not in _TOP_WORDS:
-            return lineno
-    return None
 """``skip_deeper_than`` when no line is being skipped: deeper than any indentation."""
 
 
@@ -592,11 +584,13 @@ class _EosBuilder:
                     indent, key, value, sourced, unsourced = hit
                     if indent > skip_deeper_than:  # under a skipped line, whatever it says
                         unknown += 1
+                        first_unknown = first_unknown or lineno
                         continue
                     if context.indent < indent:  # deeper than the block: nothing to close
                         skip_deeper_than = indent
                         if key is None:  # not modelled
                             unknown += 1
+                            first_unknown = first_unknown or lineno
                             continue
                         obj = context.obj
                         if key.__class__ is str:  # apply_fixed(): one field
@@ -647,6 +641,7 @@ class _EosBuilder:
                         body = raw.lstrip()
                         if body and body[0] != "!":
                             unknown += 1
+                            first_unknown = first_unknown or lineno
                             if body[0] not in CONFIG_LINE_START:
                                 foreign += 1
                                 first_foreign = first_foreign or lineno
@@ -683,6 +678,7 @@ class _EosBuilder:
                 # never cached, so that the block around it is still read
                 foreign += 1
                 unknown += 1
+                first_unknown = first_unknown or lineno
                 first_foreign = first_foreign or lineno
                 first_unknown = first_unknown or lineno
                 continue
@@ -706,6 +702,7 @@ class _EosBuilder:
                     fast = context.fast
             if indent > skip_deeper_than:
                 unknown += 1
+                first_unknown = first_unknown or lineno
                 continue
             skip_deeper_than = _NO_SKIP
             if indent <= context.indent:
@@ -737,10 +734,12 @@ class _EosBuilder:
                     if effect is False:  # not modelled
                         _remember_raw(_FIXED_RAW, raw, (indent, None, None, None, None))
                         unknown += 1
+                        first_unknown = first_unknown or lineno
                         continue
                     self.lineno = lineno
                     if not self.apply_fixed(context.obj, effect):
                         unknown += 1
+                        first_unknown = first_unknown or lineno
                     continue
             depth = len(stack)
             if depth == 1 and body.split(None, 1)[0] not in _TOP_WORDS:
@@ -748,6 +747,7 @@ class _EosBuilder:
                 # is enough: some of these lines are long, with keys and hashes).
                 _remember_raw(_TOP_RAW, raw, (indent, None, None, None, None))
                 unknown += 1
+                first_unknown = first_unknown or lineno
                 skip_deeper_than = indent
                 continue
             words = body.split()
@@ -760,6 +760,7 @@ class _EosBuilder:
                 known = True
             if not known:
                 unknown += 1
+                first_unknown = first_unknown or lineno
             if len(stack) == depth:
                 skip_deeper_than = indent
             else:
@@ -777,8 +778,6 @@ class _EosBuilder:
         suppressions = tracker.finish()
         stack.clear()  # the handlers are bound methods: break the cycle back to this builder
         self.unknown = unknown
-        if unknown and not first_unknown:
-            first_unknown = _first_unknown_line(text)
         self.finish()
         self.device["suppressions"] = suppressions
         try:

@@ -113,6 +113,7 @@ class HostDoc:
     """The content did not name its interface: the file name has to."""
     problems: list[ParseProblem] = field(default_factory=list)
     unknown: int = 0
+    first_unknown: int | None = None
     suppressions: list[dict[str, object]] = field(default_factory=list)
     """``# fablint: disable=RULE`` comments (``Suppression`` data)."""
     firmware: list[FirmwareNic] = field(default_factory=list)
@@ -533,6 +534,7 @@ def parse_host_documents(
     return ParseResult(
         devices=devices, problems=problems, lines=sum(d.lines for d in loaded) or 1,
         unknown_lines=sum(d.unknown for d in loaded),
+        first_unknown=next((d.first_unknown for d in loaded if d.first_unknown), None),
     )
 
 
@@ -551,6 +553,7 @@ class LineReader:
         for lineno, line in enumerate(self.lines, 1):
             if line.strip() and not self._line(line, lineno):
                 self.doc.unknown += 1
+                self.doc.first_unknown = self.doc.first_unknown or lineno
         self._close()
         if not self.found():
             raise ParseError(self.doc.path, None, self.missing)

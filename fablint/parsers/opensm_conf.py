@@ -150,6 +150,7 @@ class ConfReader:
         self.config = config
         self.problems: list[ParseProblem] = []
         self.unknown = 0
+        self.first_unknown: int | None = None
         self.lines = 0
         self.tracker = SuppressionTracker(path)
 
@@ -185,6 +186,7 @@ class ConfReader:
             return
         if key not in KNOWN_OPTIONS:
             self.unknown += 1
+            self.first_unknown = self.first_unknown or lineno
             option = self.config["options"][-1]
             option["known"] = False
             close = difflib.get_close_matches(key, sorted(KNOWN_OPTIONS), n=1, cutoff=0.85)
@@ -301,6 +303,7 @@ def parse_opensm_documents(docs: list[tuple[str, str]], prefer: str = "conf") ->
     suppressions: list[dict[str, object]] = []
     files: list[str] = []
     unknown = lines = 0
+    first_unknown: int | None = None
     conf_name: str | None = None
     for text, path in docs:
         kind = _kind(text, prefer)
@@ -319,6 +322,7 @@ def parse_opensm_documents(docs: list[tuple[str, str]], prefer: str = "conf") ->
                 config.setdefault("partitions_file", path)
                 problems += reader_p.problems
                 unknown += reader_p.unknown
+                first_unknown = first_unknown or reader_p.first_unknown
                 lines += reader_p.lines
                 suppressions += reader_p.tracker.finish()
             else:
@@ -327,6 +331,7 @@ def parse_opensm_documents(docs: list[tuple[str, str]], prefer: str = "conf") ->
                 conf_name = conf_name or sm_device_name(path)
                 problems += reader.problems
                 unknown += reader.unknown
+                first_unknown = first_unknown or reader.first_unknown
                 lines += reader.lines
                 suppressions += reader.tracker.finish()
         except ParseError as exc:
@@ -342,7 +347,7 @@ def parse_opensm_documents(docs: list[tuple[str, str]], prefer: str = "conf") ->
     device["suppressions"] = suppressions
     device["opensm"] = config
     return ParseResult(devices=[Device.model_validate(device)], problems=problems,
-                       lines=max(lines, 1), unknown_lines=unknown)
+                       lines=max(lines, 1), unknown_lines=unknown, first_unknown=first_unknown)
 
 
 class _SmFileParser:

@@ -141,6 +141,7 @@ class PartitionsReader:
         self.partitions: list[Obj] = []
         self.problems: list[ParseProblem] = []
         self.unknown = 0
+        self.first_unknown: int | None = None
         self.lines = 0
         self.tracker = SuppressionTracker(path)
 
@@ -186,6 +187,7 @@ class PartitionsReader:
             pos = end + 1
         if rejected:
             self.unknown += 1
+            self.first_unknown = self.first_unknown or lineno
         return entry
 
     # A fragment is the text of one line up to a ';' (or the end of the line).

@@ -189,6 +189,8 @@ class Document:
     lines: int
     unknown: int
     problems: list[ParseProblem] = field(default_factory=list)
+    first_unknown: int | None = None
+    """Line of the first table fablint does not model."""
 
     @property
     def hostname(self) -> str | None:
@@ -230,6 +232,7 @@ class _DocumentLoader:
         self.tables: Tables = {}
         self.problems: list[ParseProblem] = []
         self.unknown = 0
+        self.first_unknown: int | None = None
         self.list_fields = '@"' in text
 
     def problem(self, line: int | None, message: str, kind: str = "parse-error") -> None:
@@ -260,7 +263,8 @@ class _DocumentLoader:
                 end = min(after, default=end)
         self.read_root(root, end)
         self.unknown = max(0, min(self.unknown, self.lines))
-        return Document(self.path, self.tables, self.lines, self.unknown, self.problems)
+        return Document(self.path, self.tables, self.lines, self.unknown, self.problems,
+                        self.first_unknown if self.unknown else None)
 
     @staticmethod
     def spans(obj: LinedDict, keys: list[str], end: int, skip: str | None = None) -> int:
@@ -284,10 +288,14 @@ class _DocumentLoader:
                 table, rest = key.split("|", 1)
                 if table not in MODELLED:
                     self.unknown += span
+                    if self.first_unknown is None or line < self.first_unknown:
+                        self.first_unknown = line
                     continue
                 self.add_row(table, rest, value, line)
             elif key not in MODELLED:
                 self.unknown += span
+                if self.first_unknown is None or line < self.first_unknown:
+                    self.first_unknown = line
             elif isinstance(value, dict):
                 lines = getattr(value, "lines", {})
                 for row_key, fields in value.items():
@@ -1246,6 +1254,7 @@ class SonicParser:
         return ParseResult(
             devices=devices, problems=problems, lines=sum(d.lines for d in loaded) or 1,
             unknown_lines=sum(d.unknown for d in loaded),
+            first_unknown=next((d.first_unknown for d in loaded if d.first_unknown), None),
         )
 
 

@@ -70,6 +70,7 @@ class SysfsEcnParser(HostLoader):
             known = _line(doc, stripped, lineno, tos, tclass)
             if known is None:
                 doc.unknown += 1
+                doc.first_unknown = doc.first_unknown or lineno
             elif known:
                 read += 1
         if not read:
