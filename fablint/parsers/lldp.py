@@ -347,7 +347,7 @@ def _eos_detail(lines: list[str]) -> tuple[list[Neighbor], list[int]]:
                              port=value(neighbor.group(2)), lines=[n])
             continue
         if record is None:
-            if not is_noise(line):
+            if not (is_noise(line) or _EOS_COUNTER.match(line)):  # the table's counters
                 unknown.append(n)
             continue
         record.lines.append(n)
