@@ -73,7 +73,9 @@ def _sonic(name: str, **kw: Any) -> FakeDevice:
 def fabric() -> Iterator[FakeFabric]:
     # The EOS leaf's config carries the password (an SNMP community, say): it must be masked.
     leaf1 = _eos("leaf1")
-    leaf1.outputs["show running-config"] += f"snmp-server community {PASSWORD} ro\n"
+    # before 'end', where EOS writes it (a line after 'end' is FAB005)
+    leaf1.outputs["show running-config"] = leaf1.outputs["show running-config"].replace(
+        "\nend\n", f"\nsnmp-server community {PASSWORD} ro\nend\n")
     devices = [
         leaf1, _nxos("leaf2"), _sonic("leaf3"),
         _eos("badpw"),
