@@ -171,3 +171,13 @@ def test_rails_follow_the_cabling(tmp_path: Path, rails: int) -> None:
     counts = _sheet(dump)["counts"]
     assert counts["nics_per_host"] == rails
     assert counts["rails"] == (rails if rails > 1 else None)
+
+
+def test_one_switch_is_non_blocking_and_has_no_pods(corpus: Path) -> None:
+    ds = _sheet(corpus / "ib" / "ibtopotool-4-oracle-sun-qdr.topo")  # one QDR switch, one HCA
+    assert ds["counts"]["switches"] == {"leaf": 1}
+    assert (ds["counts"]["hosts"], ds["counts"]["nics"]) == (1, 1)
+    assert ds["topology"]["name"] == "single switch tier" and ds["topology"]["note"] is None
+    assert ds["non_blocking"]["value"] is True
+    text = _markdown(corpus / "ib" / "ibtopotool-4-oracle-sun-qdr.topo")
+    assert _row(text, "Hosts and NICs")[0] == "1 host, 1 NIC (1 per host)"

@@ -246,7 +246,8 @@ def build(topo: Topology | None, fabric: Fabric, digests: dict[str, Any],
     return Datasheet(
         kind=kind, links=_links(topo, fabric, roles), counts=counts,
         injection=_injection(host_caps, topo, roles), topology=_class(topo, counts),
-        oversubscription=over, bisection=bis, non_blocking=_non_blocking(over, bis),
+        oversubscription=over, bisection=bis,
+        non_blocking=_non_blocking(over, bis, single=counts.switches == {"leaf": 1}),
         lossless=_lossless(devices, policy, kind.kind),
     )
 
@@ -394,7 +395,7 @@ def _class(topo: Topology, counts: Counts) -> TopologyClass:
     note = None
     found = {n.pod for n in topo.nodes.values() if n.role == "leaf"} - {None}
     pods = len(found) if found else None
-    if pods is None:
+    if pods is None and len(tiers) > 1:
         note = "pods: not determined (no leaf with uplinks to group by)"
     if len(tiers) == 3:
         name = "3-tier fat tree"
@@ -483,7 +484,12 @@ def _bisection(topo: Topology, hosts: int) -> BisectionFact:
         f"bisection / (hosts / 2) over {_plural(hosts, 'host')}")
 
 
-def _non_blocking(over: Oversubscription, bis: BisectionFact) -> NonBlocking:
+def _non_blocking(over: Oversubscription, bis: BisectionFact, single: bool = False
+                  ) -> NonBlocking:
+    if single:
+        return NonBlocking(value=True, reasons=["every host is on one switch, whose ASIC "
+                                                "switches all its ports at line rate"],
+                           source="one switch and no other tier in the cabling")
     reasons: list[str] = []
     blocking = False
     if over.maximum is not None and over.maximum > 1 + 1e-9:
@@ -660,7 +666,7 @@ def rows(ds: Datasheet) -> list[tuple[str, str, str]]:
     out.append(("Switches per tier", sw + (f" ({'; '.join(extra)})" if extra else ""),
                 "roles from the cabling (fablint/topology.py): leaves are the switches cabled "
                 "to hosts, spines and super-spines the tiers above"))
-    hosts = f"{c.hosts} hosts, {c.nics} NICs"
+    hosts = f"{_plural(c.hosts, 'host')}, {_plural(c.nics, 'NIC')}"
     if c.nics_per_host:
         hosts += f" ({c.nics_per_host} per host)"
     if c.rails:

@@ -37,7 +37,8 @@ header .sub{opacity:.8;font-size:13px}nav a{color:#cfe0ff;margin-right:14px}
 main{padding:8px 24px 40px}section{background:#fff;border:1px solid #dde1e7;border-radius:6px;
 margin:16px 0;padding:12px 16px}h2{font-size:17px;margin:4px 0 10px}h3{font-size:15px}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;
-padding:4px 8px;border-bottom:1px solid #eceef2;overflow-wrap:anywhere}th{background:#f0f2f5;font-weight:600}
+padding:4px 8px;border-bottom:1px solid #eceef2;overflow-wrap:anywhere}
+th{background:#f0f2f5;font-weight:600}
 td.src{color:#5b6575;font-size:12px;max-width:520px}td.num{text-align:right}
 .sev{font-weight:600;border-radius:3px;padding:1px 6px;font-size:12px}
 .sev-error{background:#fde2e2;color:#a00}.sev-warning{background:#fff1d6;color:#8a5a00}
