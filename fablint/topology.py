@@ -244,17 +244,19 @@ def ib_view(links: list[Link], names: dict[str, IbName]) -> IbView:
             return end
         if end.device in chassis:
             title, chip = chassis[end.device]
-            out = Endpoint(device=title, interface=f"{chip}/{end.interface}")
+            out = Endpoint.model_construct(device=title, interface=f"{chip}/{end.interface}")
         else:
             desc = (name.description or "").strip()
             mf0 = _MF0.match(desc) if not name.host else None
             hca = _IB_HCA.match(desc) if name.host else None
             if hca:
-                out = Endpoint(device=hca.group("host"), interface=hca.group("nic"))
+                out = Endpoint.model_construct(device=hca.group("host"),
+                                               interface=hca.group("nic"))
             elif mf0:
-                out = Endpoint(device=mf0.group("name"), interface=end.interface)
+                out = Endpoint.model_construct(device=mf0.group("name"),
+                                               interface=end.interface)
             elif desc and counts[name.description or ""] == 1 and not _FACTORY.search(desc):
-                out = Endpoint(device=desc, interface=end.interface)
+                out = Endpoint.model_construct(device=desc, interface=end.interface)
             else:
                 out = end
         (view.hosts if name.host else view.switches).add(out.device)
@@ -418,10 +420,13 @@ def _claim(link: Link, names: _Names) -> _Claim:
     if _MAC.match(far_port) and link.remote_description:
         far_port = link.remote_description  # hosts answer with a MAC; the NIC name is in the
         # port description (eth3, mlx5_3), which is what rail checks need
+    near_port, far_port = names.port(near_dev, link.a.interface), names.port(far_dev, far_port)
+    a, b = link.a, link.b  # unchanged ends are kept (a dump's 100,000 ends are already right)
     return _Claim(
-        near=Endpoint.model_construct(device=near_dev,
-                                      interface=names.port(near_dev, link.a.interface)),
-        far=Endpoint.model_construct(device=far_dev, interface=names.port(far_dev, far_port)),
+        near=a if (a.device, a.interface) == (near_dev, near_port)
+        else Endpoint.model_construct(device=near_dev, interface=near_port),
+        far=b if (b.device, b.interface) == (far_dev, far_port)
+        else Endpoint.model_construct(device=far_dev, interface=far_port),
         src=link.src, origin=link.origin, speed_mbps=link.speed_mbps,
     )
 
@@ -459,11 +464,12 @@ def _join(claims: list[_Claim], topo: Topology,
             a_port, b_port = _port(ports, claim.near), _port(ports, claim.far)
             speeds = [s for s in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
                                   claim.speed_mbps) if s]
-            cable = cables[key] = Cable(
+            cable = cables[key] = Cable.model_construct(  # (its parts are models already)
                 # a dump of the subnet (IB) sees both ends of each link at once
                 confirmed=claim.origin not in ("lldp", "config"),
                 a=claim.near, b=claim.far, origin=claim.origin,
-                speed_mbps=min(speeds) if speeds else None, a_port=a_port, b_port=b_port)
+                speed_mbps=min(speeds) if speeds else None, a_port=a_port, b_port=b_port,
+                sources=[])
         elif _key(cable.a) == far:
             cable.confirmed = True
         if claim.src is not None:
