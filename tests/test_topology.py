@@ -308,3 +308,26 @@ def test_profile_management_ports_are_left_out() -> None:
     topo = build_topology(links, {}, _policy(management_ports=["^Et48/1$"]))
     assert "oob1" not in topo.nodes and topo.management_links == 1
     assert topo.role("spine1") == "spine"
+
+
+def test_hca_numbering_from_one_meets_mlx5_numbering_from_zero() -> None:
+    """'gpu01 HCA-1' and 'gpu04 mlx5_0' are both a server's first NIC: on one rail leaf they
+    agree, and no rail finding mixes the two conventions."""
+    from fablint.checks.base import Context
+    from fablint.checks.topology import RailAlignment
+    from fablint.model import Fabric
+    from fablint.topology import IbName
+
+    names = {"0xs1": IbName(False, "rail0-leaf"), "0xs2": IbName(False, "rail1-leaf")}
+    links = []
+    for n in range(1, 7):
+        for k, switch in ((0, "0xs1"), (1, "0xs2")):
+            ca = f"0xca{n}{k}"
+            nic = f"HCA-{k + 1}" if n <= 3 else f"mlx5_{k}"
+            names[ca] = IbName(True, f"gpu{n:02d} {nic}")
+            links.append(Link(a=Endpoint(device=switch, interface=str(n)),
+                              b=Endpoint(device=ca, interface="1"), origin="ibnetdiscover",
+                              src=SourceRef("fabric.topo", n), speed_mbps=400_000))
+    topo = build_topology(links, {}, _policy(), ib=names)
+    ctx = Context(fabric=Fabric(topology=topo), policy=_policy())
+    assert list(RailAlignment().compare([], ctx)) == []
