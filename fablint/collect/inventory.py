@@ -102,7 +102,8 @@ def _load(path: Path) -> tuple[Any, dict[Any, int]]:
 
     Returns the data and, for every mapping (by id), the line it starts on.
     """
-    data = load_yaml_nodes(read_yaml_file(path, MAX_INVENTORY_BYTES), str(path))
+    data = load_yaml_nodes(read_yaml_file(path, MAX_INVENTORY_BYTES), str(path),
+                           ("!vault", "!unsafe"))
     lines: dict[Any, int] = {}
     return _plain(data, path, lines), lines
 
