@@ -1,3 +1,3 @@
-from fablint.cli import main
+from fablint.entry import main
 
 main()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from fablint.intent import Intent
 
 EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="fablint",
@@ -104,12 +106,24 @@ def _write_atomic(path: Path, content: str) -> None:
 
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
+        os.fchmod(fd, _output_mode(path))  # mkstemp's 0600 is for its own secrecy, not ours
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(content)
         Path(tmp).replace(path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _output_mode(path: Path) -> int:
+    """The permissions a report gets: those of the file it replaces, else what the umask
+    gives a new file (0644 under umask 022), as with any shell redirection."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0o022)  # reading the umask means setting it: put it straight back
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _color(flag: bool | None) -> bool:
@@ -681,6 +695,11 @@ def _tolerate_narrow_encodings() -> None:
                 reconfigure(errors="replace")
 
 
+def _say_interrupted() -> None:
+    with contextlib.suppress(Exception):  # a closed stderr: nothing more can be said
+        sys.stderr.write("fablint: interrupted\n")
+
+
 def _leave(code: object) -> NoReturn:
     """Exit without tearing the interpreter down.
 
@@ -732,14 +751,21 @@ def _plain_metavars(command: object) -> object:
 
 def main() -> None:
     """Console entry point. No traceback reaches the user unless FABLINT_DEBUG is set."""
-    _tolerate_narrow_encodings()
+    import signal
+
     try:
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # from here on: an exception
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        _tolerate_narrow_encodings()
         _plain_metavars(typer.main.get_command(app))(standalone_mode=True)
     except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED and isinstance(
+                getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
+            _say_interrupted()  # typer turned the KeyboardInterrupt into a silent exit 130
         _leave(exc.code)
     except KeyboardInterrupt:
-        typer.echo("fablint: interrupted", err=True)
-        sys.exit(130)
+        _say_interrupted()
+        _leave(EXIT_INTERRUPTED)
     except Exception as exc:
         if os.environ.get("FABLINT_DEBUG"):
             raise

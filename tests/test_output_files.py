@@ -42,3 +42,29 @@ def test_output_into_a_missing_folder_or_onto_a_folder_is_a_usage_error(tmp_path
         result = CliRunner().invoke(app, ["lint", DEMO, "-o", str(target)])
         assert result.exit_code == 2
         assert "cannot write" in result.output
+
+
+def test_a_new_output_follows_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        for option, target in (("-o", tmp_path / "r.json"), ("--write-baseline",
+                                                              tmp_path / "b.json")):
+            args = ["lint", DEMO, "-f", "json", option, str(target)]
+            CliRunner().invoke(app, args)
+            assert stat.S_IMODE(target.stat().st_mode) == 0o644, option
+        os.umask(0o027)
+        target = tmp_path / "r2.json"
+        CliRunner().invoke(app, ["lint", DEMO, "-f", "json", "-o", str(target)])
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    finally:
+        os.umask(old)
+
+
+def test_a_rewritten_report_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("old")
+    for mode in (0o644, 0o600, 0o664):
+        target.chmod(mode)
+        CliRunner().invoke(app, ["lint", DEMO, "-f", "json", "-o", str(target)])
+        assert target.read_text().startswith("{")
+        assert stat.S_IMODE(target.stat().st_mode) == mode

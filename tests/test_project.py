@@ -36,7 +36,7 @@ def test_profiles_and_rule_docs_ship_in_the_wheel() -> None:
     include = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
     assert include["rules"] == "fablint/_data/profiles"
     assert include["docs/rules"] == "fablint/_data/rules-docs"
-    assert project["project"]["scripts"]["fablint"] == "fablint.cli:main"
+    assert project["project"]["scripts"]["fablint"] == "fablint.entry:main"
     assert "netmiko" in " ".join(project["project"]["optional-dependencies"]["collect"])
 
 

@@ -1,0 +1,36 @@
+"""The console entry point, kept tiny: Ctrl-C is handled from its first line.
+
+Importing the command line (typer, pydantic, every rule and parser) takes a good part of a
+second; a Ctrl-C in that time would otherwise end in a Python traceback. Until the command
+line is loaded, an interrupt says ``fablint: interrupted`` and exits 130 at once (nothing has
+been written yet); from then on ``fablint.cli.main`` handles it, letting a collection save what
+it has.
+"""
+
+import os
+import signal
+import sys
+
+INTERRUPTED = b"fablint: interrupted\n"
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    os.write(2, INTERRUPTED)
+    os._exit(EXIT_INTERRUPTED)
+
+
+def main() -> None:
+    """Console entry point: install the start-up interrupt handler, then run the CLI."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup, &)
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    try:
+        from fablint.cli import main as cli_main
+    except KeyboardInterrupt:  # a handler installed by someone else raised it
+        os.write(2, INTERRUPTED)
+        os._exit(EXIT_INTERRUPTED)
+    cli_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
