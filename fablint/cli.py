@@ -35,6 +35,7 @@ from fablint.parallel import gc_paused
 from fablint.parsers import PARSERS
 from fablint.policy import Policy
 from fablint.profiles import display_path, load_policy, profile_infos, show_json, show_yaml
+from fablint.redact import remember, scrub
 from fablint.report import REPORTERS
 from fablint.report import sarif as sarif_report
 from fablint.report import text as text_report
@@ -84,12 +85,19 @@ def _fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _emit(text: str) -> None:
+    """Print an output (report, dump, drawing) with the inputs' secrets masked."""
+    sys.stdout.write(scrub(text))
+
+
 def _write_atomic(path: Path, content: str) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder.
+    """Write ``content`` (secrets masked) to ``path`` through a temporary file in the same
+    folder.
 
     Only regular files are replaced that way: a device, pipe or socket given as the output
     (``/dev/null``, ``/dev/stdout``, a FIFO) is written to in place, never renamed over.
     """
+    content = scrub(content)
     if path.exists() and not path.is_file():
         if path.is_dir():
             _fail(f"cannot write {path}: it is a folder")
@@ -331,7 +339,7 @@ def lint_command(
         if output_format != Format.text:
             typer.echo(text_report.plain_summary(result), err=True)
     else:
-        sys.stdout.write(report)
+        _emit(report)
     raise typer.Exit(result.exit_code)
 
 
@@ -481,7 +489,7 @@ def topo_command(
     if output is not None:
         _write_atomic(output, text)
     else:
-        typer.echo(text, nl=False)
+        _emit(text)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(1 if any(f.severity.rank >= 3 for f in result.findings) else 0)
@@ -596,6 +604,7 @@ def parse_command(
     if not os.path.lexists(file) or file.is_dir():  # a FIFO or link loop: the read says so
         _fail(f"file not found: {file}")
     outcome = parse_file(str(file), True, vendor)
+    remember(outcome.input.secrets)
     document = {
         "file": outcome.input.path,
         "format": outcome.input.format,
@@ -607,7 +616,7 @@ def parse_command(
         "links": [link.model_dump(mode="json", exclude_defaults=True) for link in outcome.links],
         "problems": [p.model_dump(mode="json") for p in outcome.problems],
     }
-    typer.echo(json.dumps(document, indent=2))
+    _emit(json.dumps(document, indent=2) + "\n")
     if any(p.fatal for p in outcome.problems):
         raise typer.Exit(EXIT_ERROR)
 

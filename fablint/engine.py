@@ -517,7 +517,7 @@ def load_baseline(path: Path) -> Counter[str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"{path}: cannot read baseline: {exc.strerror or exc}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise UsageError(f"{path}: baseline is not valid JSON: {exc}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("findings"), list):
         raise UsageError(f"{path}: not a fablint baseline (no 'findings' list)")

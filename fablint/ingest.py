@@ -18,6 +18,7 @@ from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
 from fablint.parsers.coverage import coverage_problems
 from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_head, read_text
+from fablint.redact import find_secrets, remember
 from fablint.walk import SKIP_DIRS, GitIgnore, gitignored, load_gitignore, obviously_not_input
 
 
@@ -144,6 +145,7 @@ def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[File
             failed.append(FileOutcome(info, problems=[_input_problem(path, exc)]))
             continue
         info.bytes = len(text)
+        info.secrets = find_secrets(text)
         readable.append((info, text))
     if not readable:
         return failed
@@ -272,6 +274,7 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         outcome.problems.append(_input_problem(path, exc))
         return outcome
     info.bytes = len(text)
+    info.secrets = find_secrets(text)
     detection = detect(text, forced or snapshot.format_for(path, text))
     if detection.parser is None:
         if detection.foreign and not explicit:
@@ -367,6 +370,8 @@ def build_fabric(outcomes: list[FileOutcome]) -> tuple[Fabric, dict[tuple[str, s
     for outcome in outcomes:
         info = outcome.input
         fabric.inputs.extend(outcome.inputs)
+        for read in outcome.inputs:
+            remember(read.secrets)  # whatever fablint prints from now on masks them
         fabric.problems.extend(outcome.problems)
         fabric.links.extend(outcome.links)
         fabric.ib_nodes.extend(outcome.ib_nodes)

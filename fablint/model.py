@@ -1258,6 +1258,8 @@ class InputFile(BaseModel):
     """Named on the command line (as opposed to found in a folder)."""
     ib_nodes: int = 0
     """InfiniBand nodes the file describes (discovery dumps)."""
+    secrets: list[str] = Field(default_factory=list, exclude=True, repr=False)
+    """Secret values the file holds (``fablint.redact``), to be masked in every output."""
 
 
 class Fabric(BaseModel):

@@ -230,7 +230,7 @@ def _lint_snapshot(root: Path, profile: str | None, config: Path | None,
         typer.echo(f"fablint: error: {exc}", err=True)
         return EXIT_ERROR
     fmt = main_cli.Format(output_format.value)
-    sys.stdout.write(main_cli._render(result, fmt, project, main_cli._color(color), False))
+    main_cli._emit(main_cli._render(result, fmt, project, main_cli._color(color), False))
     return result.exit_code
 
 
@@ -295,7 +295,7 @@ def drift_command(
         main_cli._write_atomic(output, text)
         typer.echo(_plain_text(drift_report.summary_line(report)), err=True)
     else:
-        sys.stdout.write(text)
+        main_cli._emit(text)
     raise typer.Exit(report.exit_code)
 
 

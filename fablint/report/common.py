@@ -26,7 +26,7 @@ def summary(result: LintResult) -> dict[str, object]:
         "files": len(result.fabric.inputs),
         "devices": len({name for i in result.fabric.inputs for name in i.devices}),
         "ib_nodes": sum(i.ib_nodes for i in result.fabric.inputs),
-        "unparsed_files": len(result.errors),
+        "unparsed_files": len({p.file for p in result.errors}),
         "by_rule": dict(sorted(by_rule.items())),
         "exit_code": result.exit_code,
     }

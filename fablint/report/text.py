@@ -24,7 +24,7 @@ def _plural(n: int, word: str) -> str:
 def render(
     result: LintResult, *, color: bool = False, width: int = 100, show_fixes: bool = True
 ) -> str:
-    lines = [*_finding_lines(result, show_fixes), summary_spans(result)]
+    lines = [*_finding_lines(result, show_fixes), summary_spans(result, show_fixes)]
     if not color:
         return "".join("".join(text for text, _ in line) + "\n" for line in lines)
     import io
@@ -65,7 +65,7 @@ def _finding_lines(result: LintResult, show_fixes: bool) -> list[list[Span]]:
     return lines
 
 
-def summary_spans(result: LintResult) -> list[Span]:
+def summary_spans(result: LintResult, show_fixes: bool = True) -> list[Span]:
     """The one-line summary that ends every text report."""
     counts = result.counts()
     findings = result.findings
@@ -85,7 +85,9 @@ def summary_spans(result: LintResult) -> list[Span]:
                        f"entr{'y' if result.baseline_stale == 1 else 'ies'} fixed since: "
                        "--update-baseline prunes them", "yellow"))
     if result.errors:
-        extras.append((f"{_plural(len(result.errors), 'file')} could not be linted", "bold red"))
+        # one file can have several problems (four duplicate keys): count files, not problems
+        unread = len({p.file for p in result.errors})
+        extras.append((f"{_plural(unread, 'file')} could not be linted", "bold red"))
     tail: list[Span] = []
     if extras:
         tail = [(" (", None), *_joined(extras), (")", None)]
@@ -95,7 +97,7 @@ def summary_spans(result: LintResult) -> list[Span]:
     parts = [(_plural(counts[s], s), STYLES[s]) for s in ("error", "warning", "info")
              if counts.get(s)]
     fixable = sum(1 for f in findings if f.fix)
-    fix_note = f"; {fixable} with a fix shown" if fixable else ""
+    fix_note = f"; {fixable} with a fix shown" if fixable and show_fixes else ""
     return [(_plural(len(findings), "problem"), "bold"), (" (", None), *_joined(parts),
             (f") in {scope}{fix_note}", None), *tail, (".", None)]
 
