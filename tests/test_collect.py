@@ -504,3 +504,23 @@ def test_inventory_loading_fails_only_with_a_config_error(tmp_path_factory: pyte
     for host in inventory.hosts:
         assert host.platform in ("eos", "nxos", "sonic", "ib-host", "opensm")
         assert 1 <= host.port <= 65535 and folder_name(host.name) == host.folder
+
+
+def test_a_very_long_device_name_does_not_squeeze_the_summary_table() -> None:
+    from rich.console import Console
+
+    from fablint.collect.ui import summary_table
+
+    long_name = "leaf-" + "x" * 295
+    records = [_record("failed"), _record("ok")]
+    records[0].device, records[0].error_kind, records[0].error = long_name, "auth", "denied"
+    table = summary_table(Manifest(devices=records))
+    assert table is not None
+    console = Console(width=120, record=True, force_terminal=False)
+    console.print(table)
+    text = console.export_text()
+    rows = [line for line in text.splitlines() if "leaf-" in line or "10.0.0.1" in line]
+    assert any("…" in line for line in rows), text
+    assert "failed" in text and "auth: denied" in text
+    assert all(len(line) <= 120 for line in text.splitlines())
+    assert long_name not in text

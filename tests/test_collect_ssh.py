@@ -440,3 +440,35 @@ def test_an_interrupted_collection_keeps_what_it_saved(fabric: FakeFabric,
     assert records["hang"]["commands"][0]["status"] != "ok"
     assert not (root / "hang").exists()
     assert not list(root.rglob(".*"))
+
+
+def test_the_password_admin_does_not_rewrite_device_data(tmp_path: Path) -> None:
+    """Password ``admin`` against a SONiC device whose data says ``admin_status`` everywhere:
+    the saved output is the device's, byte for byte, except the one field where the device
+    echoes the credential; the snapshot lints exactly like the configuration itself."""
+    original = (FIXTURES / "demo" / "leaf4" / "config_db.json").read_text(encoding="utf-8")
+    config = original.replace('{\n', '{\n    "TACPLUS": {"global": {"passkey": "admin"}},\n', 1)
+    assert config.count("admin_status") >= 4
+    device = FakeDevice("leaf4", "sonic", {"show runningconfiguration all": config,
+                                           "show lldp neighbors": ""},
+                        username="admin", password="admin")
+    with FakeFabric([device]) as running:
+        inventory = _write_inventory(running, tmp_path / "inv.yaml", ["leaf4"])
+        known = running.known_hosts(tmp_path / "known_hosts")
+        result = _cli(["collect", str(inventory), "-o", str(tmp_path / "out"),
+                       "--known-hosts", str(known), *FAST], env={"FABLINT_PASSWORD": "admin"})
+    assert result.returncode == 0, result.stderr
+    root = _snapshot(tmp_path / "out")
+    saved = (root / "leaf4" / "show_runningconfiguration_all.txt").read_text(encoding="utf-8")
+    assert "********_status" not in saved
+    assert saved.rstrip("\n") == config.replace('"passkey": "admin"', '"passkey": "********"'
+                                                ).rstrip("\n")
+    (tmp_path / "direct").mkdir()
+    (tmp_path / "direct" / "config_db.json").write_text(original, encoding="utf-8")
+    rules = {}
+    for name, path in (("snapshot", root), ("config", tmp_path / "direct")):
+        linted = lint(LintOptions(paths=[str(path)], config=ProjectConfig(),
+                                  policy=load_policy("default"), jobs=1))
+        rules[name] = sorted(f.rule for f in linted.findings)
+    assert {"PFC001", "QOS001"} <= set(rules["config"])
+    assert rules["snapshot"] == rules["config"]

@@ -1,7 +1,9 @@
 """SSH credentials: from the environment, a prompt, key files or ssh-agent; never from argv.
 
 The password lives in one object that does not print it (``repr`` hides it) and a ``Secrets``
-scrubber replaces it in anything fablint writes: error messages, the manifest, saved outputs.
+scrubber replaces it in what fablint itself writes (error messages, the manifest). A device's
+saved output is never rewritten: the password is masked there only where the device echoed it
+as a credential (``Secrets.mask_echoes``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from fablint.redact import mask_credential
 
 # Names of environment variables (not secrets themselves).
 PASSWORD_ENV = "FABLINT_PASSWORD"  # noqa: S105
@@ -52,6 +56,15 @@ class Secrets:
             if value in text:
                 text = text.replace(value, MASK)
         return text
+
+    def mask_echoes(self, output: str) -> str:
+        """A device's output with a secret masked only where the device echoed it as a
+        credential (a password prompt, a secret-bearing field): everything else is device data
+        and is saved as the device sent it (``admin_status`` stays, password ``admin`` or not).
+        """
+        for value in self._values:
+            output = mask_credential(output, value)
+        return output
 
     def __contains__(self, text: str) -> bool:
         return any(value in text for value in self._values)

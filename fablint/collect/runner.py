@@ -470,7 +470,7 @@ class DeviceJob:
         elif self.shared.cancel.is_set():
             return  # interrupted: the manifest will not list it, so do not save it either
         else:
-            text = self.secrets.scrub(output)
+            text = self.secrets.mask_echoes(output)  # device data: never rewritten
             if not text.endswith("\n"):
                 text += "\n"
             entry.file, entry.sha256, entry.bytes = save_output(

@@ -113,7 +113,11 @@ def summary_table(manifest: Manifest) -> Table | None:
         return None
     table = Table(title="collection summary", title_justify="left", header_style="bold",
                   show_lines=False, pad_edge=False)
-    for column in ("Device", "Address", "Platform", "Status", "Outputs", "Tries", "Time"):
+    # Names and addresses come from the inventory: a very long one is cut with an ellipsis
+    # rather than squeezing every other column out of the table.
+    for column, widest in (("Device", 40), ("Address", 40), ("Platform", 12)):
+        table.add_column(column, no_wrap=True, max_width=widest, overflow="ellipsis")
+    for column in ("Status", "Outputs", "Tries", "Time"):
         table.add_column(column, no_wrap=True)
     table.add_column("Error", overflow="fold", ratio=1)
     for r in records:
