@@ -35,6 +35,7 @@ from fablint.parallel import gc_paused
 from fablint.parsers import PARSERS
 from fablint.policy import Policy
 from fablint.profiles import display_path, load_policy, profile_infos, show_json, show_yaml
+from fablint.redact import forget as forget_secrets
 from fablint.redact import remember, scrub
 from fablint.report import REPORTERS
 from fablint.report import sarif as sarif_report
@@ -693,6 +694,7 @@ def main_callback(
     ] = None,
 ) -> None:
     """fablint: lint GPU-cluster fabric configurations."""
+    forget_secrets()  # each command masks the secrets of its own inputs (one process, many runs)
 
 
 def _tolerate_narrow_encodings() -> None:

@@ -26,26 +26,68 @@ MIN_LENGTH = 4
 
 # -- finding secrets in an input -------------------------------------------------------------
 
-_CLI_TRIGGERS = ("secret", "password", "passwd", "passphrase", "key", "community", "snmp-server",
-                 "Secret", "Password", "Key", "Community", "SECRET", "PASSWORD", "KEY")
-"""Substrings without which a CLI line holds no secret (a fast C search rules out most files)."""
+_TRIGGERS = ("pass", "secret", "key", "community", "snmp-server")
+"""Substrings without which a line holds no secret: a few C-speed searches find the lines worth
+reading (``pass`` covers password, passwd, passphrase; ``key`` passkey, key-string and
+authentication-key)."""
+_JSON_TRIGGERS = (*_TRIGGERS, "PASS", "SECRET")
+"""In a JSON document (SONiC), also the capitals of ``SNMP_USER_AUTH_PASSWORD`` and the like."""
 
-_ENC = r"(?:0|3|5|6|7|8|9|sha512|sha256|md5|encrypted|cleartext|plaintext)"
-_CLI = re.compile(rf"""
-    (?:^|\s)(?:
-        (?:authentication-key|message-digest-key)\s+\d+\s+(?:md5|sha\S*)(?:\s+{_ENC})?
-      | (?:secret|password|passwd|passphrase|key-string|authentication-key|passkey|key)
-        (?:\s+{_ENC})?
-      | community
-      | auth\s+(?:md5|sha\S*)
-      | priv(?:\s+(?:aes\S*|des\S*|3des))?
-      | snmp-server\s+host\s+\S+(?:\s+vrf\s+\S+)?(?:\s+(?:traps|informs))?
-        (?:\s+version\s+(?:1|2c|3\s+(?:auth|noauth|priv)))?
-    )\s+("[^"]*"|'[^']*'|\S+)""", re.I | re.X)
-"""EOS / NX-OS / IOS-style fields: ``username u secret sha512 V``, ``enable password V``,
-``snmp-server community V``, ``snmp-server host H version 2c V``, ``snmp-server user u r auth
-md5 V priv aes-128 V``, ``tacacs-server [host H] key 7 V``, ``radius-server ... key V``,
-``neighbor N password 7 V``, ``key-string 7 V``, ``ip ospf message-digest-key 1 md5 V``."""
+_ENCRYPTIONS = frozenset({"0", "3", "5", "6", "7", "8", "9", "sha512", "sha256", "md5",
+                          "encrypted", "cleartext", "plaintext"})
+_VALUE_AFTER = frozenset({"secret", "password", "passwd", "passphrase", "key-string", "passkey",
+                          "key"})
+"""EOS / NX-OS / IOS-style fields, read word by word (a regular expression tried at every
+position of every such line cost more than the rest of the parse): ``username u secret sha512
+V``, ``enable password V``, ``snmp-server community V``, ``snmp-server host H version 2c V``,
+``snmp-server user u r auth md5 V priv aes-128 V``, ``tacacs-server [host H] key 7 V``,
+``radius-server ... key V``, ``neighbor N password 7 V``, ``key-string 7 V``,
+``ip ospf message-digest-key 1 md5 V``, ``ntp authentication-key 1 md5 V``."""
+
+
+def _cli_values(line: str) -> list[str]:
+    words = line.split()
+    values: list[str] = []
+    if words and words[0] in ("set", "match"):  # route-map clauses: BGP communities, no secret
+        return values
+    for i, word in enumerate(words):
+        low = word.lower()
+        at = -1
+        if low in _VALUE_AFTER:
+            at = i + 1
+        elif low in ("authentication-key", "message-digest-key"):
+            at = i + 1
+            if at + 1 < len(words) and words[at].isdigit() and \
+                    words[at + 1].lower().startswith(("md5", "sha")):
+                at += 2
+        elif low == "community":
+            at = i + 1
+        elif low == "auth" and i + 1 < len(words) and words[i + 1].lower().startswith(
+                ("md5", "sha")):
+            at = i + 2
+        elif low == "priv":
+            at = i + 1
+            if at + 1 < len(words) and words[at].lower().startswith(("aes", "des", "3des")):
+                at += 1
+        elif low == "host" and i and words[i - 1].lower() == "snmp-server":
+            at = _snmp_host_community(words, i + 2)
+        if 0 <= at < len(words) and words[at].lower() in _ENCRYPTIONS and at + 1 < len(words):
+            at += 1
+        if 0 <= at < len(words):
+            values.append(words[at])
+    return values
+
+
+def _snmp_host_community(words: list[str], at: int) -> int:
+    """``snmp-server host H [vrf V] [traps|informs] [version 1|2c|3 LEVEL] COMMUNITY``."""
+    if at + 1 < len(words) and words[at].lower() == "vrf":
+        at += 2
+    if at < len(words) and words[at].lower() in ("traps", "informs"):
+        at += 1
+    if at + 1 < len(words) and words[at].lower() == "version":
+        at += 3 if words[at + 1] == "3" else 2
+    return at
+
 
 _NOT_SECRETS = frozenset({
     "chain", "generate", "string", "config-key", "use-vrf", "vrf", "view", "group", "ro", "rw",
@@ -54,14 +96,15 @@ _NOT_SECRETS = frozenset({
     "strength-check", "secure", "udp-port", "filter", "source-interface", "timeout", "retransmit",
     "enable", "disable", "local", "default", "aes-128", "engineid", "context", "notify",
     "contact", "location", "host", "user", "community", "key", "password", "secret",
+    "true", "false", "yes", "null", "enabled", "disabled", "<hash>", "<password>", "<secret>",
 })
 """Keywords that can follow a secret-bearing word without being a secret themselves."""
 
-_JSON_TRIGGERS = ("pass", "PASS", "Pass", "secret", "SECRET", "ommunity", "OMMUNITY", '"key"')
 _JSON_FIELD = re.compile(
-    r'"([\w-]*(?:pass(?:word|wd|key|phrase)|secret|community)[\w-]*|key|auth_?key)"'
+    r'"([\w-]*(?:pass(?:word|wd|key|phrase)|secret|community)|key|auth_?key)"'
     r'\s*:\s*"((?:[^"\\]|\\.)*)"', re.I)
-"""SONiC ``TACPLUS``/``RADIUS`` ``passkey``, ``SNMP_USER_*_PASSWORD``, BGP ``password``..."""
+"""SONiC ``TACPLUS``/``RADIUS`` ``passkey``, ``SNMP_USER_*_PASSWORD``, BGP ``password``: a
+field whose name ends with the secret word (``password_authentication`` is a setting)."""
 _FLAT_COMMUNITY = re.compile(r'"SNMP_COMMUNITY\|((?:[^"\\]|\\.)+)"')
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
 _SECRET_TABLES = ("SNMP_COMMUNITY",)
@@ -71,13 +114,13 @@ _SECRET_TABLES = ("SNMP_COMMUNITY",)
 def find_secrets(text: str) -> list[str]:
     """The secret values an input holds, by the secret-bearing fields of each vendor."""
     found: set[str] = set()
-    if any(t in text for t in _CLI_TRIGGERS):
-        for line in _lines_with(text, _CLI_TRIGGERS):
-            for match in _CLI.finditer(line):
-                _keep(found, match.group(1))
-    if any(t in text for t in _JSON_TRIGGERS):
-        for match in _JSON_FIELD.finditer(text):
-            _keep(found, _unescape(match.group(2)))
+    is_json = text[:256].lstrip().startswith(("{", "["))
+    for line in _lines_with(text, _JSON_TRIGGERS if is_json else _TRIGGERS):
+        for value in _cli_values(line):
+            _keep(found, value)
+        if '"' in line:
+            for match in _JSON_FIELD.finditer(line):
+                _keep(found, _unescape(match.group(2)))
     for table in _SECRET_TABLES:
         if table in text:
             found.update(_table_keys(text, table))
@@ -155,29 +198,46 @@ def _table_keys(text: str, table: str) -> set[str]:
 # -- masking them in what fablint prints -----------------------------------------------------
 
 _KNOWN: set[str] = set()
-_PATTERNS: dict[frozenset[str], re.Pattern[str] | None] = {}
+_INDEX: dict[str, list[str]] = {}
+"""Every spelling of every remembered secret, by its first ``MIN_LENGTH`` characters."""
+_PLAIN = re.compile(r"[\w$./+=@!#^*()\-\[\]{}|~?;]*\Z")
+"""Characters that no output format escapes: such a secret is spelled one way only."""
+_CANDIDATE = re.compile(r"(?<!\w)\S")
+"""Where a masked token may begin: not inside a word."""
 
 
 def remember(values: Iterable[str]) -> None:
     """Add secrets found in an input (or given by the user) to those ``scrub`` masks."""
     for value in values:
-        if len(value) >= MIN_LENGTH:
+        if len(value) >= MIN_LENGTH and value not in _KNOWN:
             _KNOWN.add(value)
+            _index(_INDEX, value)
 
 
 def forget() -> None:
     """Drop every remembered secret (between independent runs in one process: tests)."""
     _KNOWN.clear()
-    _PATTERNS.clear()
+    _INDEX.clear()
 
 
 def known() -> frozenset[str]:
     return frozenset(_KNOWN)
 
 
+def _index(index: dict[str, list[str]], value: str) -> None:
+    for spelling in _spellings(value):
+        if len(spelling) >= MIN_LENGTH:
+            entries = index.setdefault(spelling[:MIN_LENGTH], [])
+            if spelling not in entries:
+                entries.append(spelling)
+                entries.sort(key=len, reverse=True)
+
+
 def _spellings(value: str) -> set[str]:
     """The ways each output format writes ``value``: as is, JSON (ASCII or not), XML/HTML,
     GitHub workflow commands."""
+    if _PLAIN.match(value):
+        return {value}
     return {
         value,
         json.dumps(value)[1:-1],
@@ -191,18 +251,41 @@ def _spellings(value: str) -> set[str]:
 
 
 def scrub(text: str, secrets: Iterable[str] | None = None) -> str:
-    """``text`` with every secret (the remembered ones, or ``secrets``) masked as a token."""
-    values = _KNOWN if secrets is None else {s for s in secrets if len(s) >= MIN_LENGTH}
-    if not values or not text:
+    """``text`` with every secret (the remembered ones, or ``secrets``) masked as a token.
+
+    Thousands of secrets (a large fabric's) are looked up by the first characters of each
+    place a token can start, rather than searched for one by one.
+    """
+    index = _INDEX
+    if secrets is not None:
+        index = {}
+        for value in secrets:
+            if len(value) >= MIN_LENGTH:
+                _index(index, value)
+    if not index or not text:
         return text
-    present = frozenset(s for v in values for s in _spellings(v) if s and s in text)
-    if not present:
+    out: list[str] = []
+    done = 0
+    size = len(text)
+    for match in _CANDIDATE.finditer(text):
+        start = match.start()
+        if start < done:
+            continue
+        entries = index.get(text[start:start + MIN_LENGTH])
+        if entries is None:
+            continue
+        for spelling in entries:
+            end = start + len(spelling)
+            if text.startswith(spelling, start) and (
+                    end == size or not (text[end].isalnum() or text[end] == "_")):
+                out.append(text[done:start])
+                out.append(MASK)
+                done = end
+                break
+    if not out:
         return text
-    pattern = _PATTERNS.get(present)
-    if pattern is None:
-        pattern = _token_pattern(present)
-        _PATTERNS[present] = pattern
-    return pattern.sub(MASK, text)
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _token_pattern(values: Iterable[str]) -> re.Pattern[str]:
@@ -236,7 +319,7 @@ def _is_credential_line(line: str, credential: str) -> bool:
     if credential in find_secrets(line):
         return True
     return len(credential) < MIN_LENGTH and any(
-        _keep_raw(m.group(1)) == credential for m in _CLI.finditer(line))
+        _keep_raw(value) == credential for value in _cli_values(line))
 
 
 def _keep_raw(value: str) -> str:

@@ -291,14 +291,31 @@ def test_text_of_the_demo(demo: LintResult) -> None:
     assert "fix:" not in out
     for finding in demo.findings:
         assert finding.message in out
-    assert out.splitlines()[-1] == "7 problems (7 errors) in 6 devices in 11 files; " \
-                                   "7 with a fix shown."
+    # --no-fixes: no fix shown, so the summary does not say "7 with a fix shown"
+    assert out.splitlines()[-1] == "7 problems (7 errors) in 6 devices in 11 files."
     with_fixes = text.render(demo)
     assert with_fixes.count("fix:") == sum(1 for f in demo.findings if f.fix)
+    assert with_fixes.splitlines()[-1] == "7 problems (7 errors) in 6 devices in 11 files; " \
+                                          "7 with a fix shown."
 
 
 def test_text_mentions_files_that_could_not_be_linted(damaged: LintResult) -> None:
     assert "1 file could not be linted" in text.render(damaged).splitlines()[-1]
+
+
+def test_several_problems_in_one_file_count_one_unlintable_file(tmp_path: Path) -> None:
+    """Four duplicate keys in one SONiC file: four FAB001 findings, one file not linted."""
+    path = tmp_path / "config_db.json"
+    path.write_text('{"DEVICE_METADATA": {"localhost": {"hostname": "s1"}},\n'
+                    '"PORT": {"Ethernet0": {"mtu": "9100"}, "Ethernet0": {"mtu": "9100"},\n'
+                    '"Ethernet4": {}, "Ethernet4": {}},\n'
+                    '"VLAN": {"Vlan1": {}, "Vlan1": {}, "Vlan2": {}, "Vlan2": {}}}\n',
+                    encoding="utf-8")
+    result = lint(LintOptions(paths=[str(path)], config=ProjectConfig(),
+                              policy=load_policy("default"), jobs=1))
+    assert len(result.errors) == 4
+    assert text.render(result).splitlines()[-1].endswith("(1 file could not be linted).")
+    assert json.loads(json_report.render(result))["summary"]["unparsed_files"] == 1
 
 
 # -- JSON ------------------------------------------------------------------------------------
