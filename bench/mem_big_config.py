@@ -32,12 +32,14 @@ qos profile ROCE
    priority-flow-control on
    priority-flow-control priority 3 no-drop
    tx-queue 3
-      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes \
+max-mark-probability 100
 !
-"""
+""".replace("\\\n", "")
 
 PORT = """interface Ethernet{slot}/{port}/{lane}
-   description GPU{slot:03d}-{port:02d}-{lane}_mlx5_{lane}_RAIL{lane}_400G link to host gpu{slot:03d}{port:02d}
+   description GPU{slot:03d}-{port:02d}-{lane}_mlx5_{lane}_RAIL{lane}_400G \
+link to host gpu{slot:03d}{port:02d}
    no shutdown
    mtu 9214
    speed 400g-8
@@ -50,7 +52,7 @@ PORT = """interface Ethernet{slot}/{port}/{lane}
    logging event link-status
    storm-control broadcast level 1
 !
-"""
+""".replace("\\\n", "")
 
 
 def generate(path: Path, megabytes: float) -> int:
