@@ -158,6 +158,12 @@ def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[File
         problem = ParseProblem(file=exc.file, line=exc.line, message=exc.message,
                                kind="parse-error", fatal=True)
         return [FileOutcome(readable[0][0], problems=[problem]), *failed]
+    except ValueError as exc:
+        if not _too_many_digits(exc):
+            raise
+        problem = ParseProblem(file=readable[0][0].path, kind="parse-error", fatal=True,
+                               message="a number too long to read (thousands of digits)")
+        return [FileOutcome(readable[0][0], problems=[problem]), *failed]
     infos = [info for info, _ in readable]
     format_of = getattr(parser, "format_of", None)  # a unit may mix formats (host captures)
     for info, text in readable:
@@ -264,6 +270,11 @@ def _input_problem(path: str, exc: InputError) -> ParseProblem:
     return ParseProblem(file=path, line=exc.line, message=exc.message, kind=kind, fatal=True)
 
 
+def _too_many_digits(exc: ValueError) -> bool:
+    """Python's guard against quadratic int() of huge digit strings (a hostile input)."""
+    return "integer string conversion" in str(exc)
+
+
 def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutcome:
     """Read, recognise and parse one file. Never raises: failures become problems."""
     info = InputFile(path=path, explicit=explicit)
@@ -297,6 +308,14 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         outcome.problems.append(ParseProblem(
             file=path, message="input nested too deeply to parse", kind="parse-error",
             fatal=True,
+        ))
+        return outcome
+    except ValueError as exc:
+        if not _too_many_digits(exc):
+            raise
+        outcome.problems.append(ParseProblem(  # Python refuses int() of 4,300+ digits
+            file=path, message="a number too long to read (thousands of digits)",
+            kind="parse-error", fatal=True,
         ))
         return outcome
     info.lines = result.lines

@@ -32,6 +32,9 @@ _NODES = TypeAdapter(list[IbNode])
 _LINKS = TypeAdapter(list[Link])
 
 
+MAX_LINE = 1024
+"""Longest line an InfiniBand dump parser reads (real ones stay under 300 characters)."""
+
 class IbDumpBuilder:
     """State of one dump: nodes by key, the stubs among them, problems."""
 
@@ -48,6 +51,14 @@ class IbDumpBuilder:
         self.unknown_lines = 0
         """Lines that look like part of the dump but that the parser did not understand."""
         self.first_unknown: int | None = None
+
+    def too_long(self, raw: str, line: int) -> bool:
+        """A line no dump writes (node descriptions are 64 bytes at most), counted unknown
+        unread: the regular expressions are quadratic on kilobytes of one line."""
+        if len(raw) <= MAX_LINE:
+            return False
+        self.unknown(line)
+        return True
 
     def unknown(self, line: int) -> None:
         """Count a line the parser did not understand; the first one is remembered."""
@@ -76,7 +87,7 @@ class IbDumpBuilder:
             self.problem(line, f"{what} {text!r} is not a number")
             return None
         if not 0 <= value <= hi:
-            self.problem(line, f"{what} {value} is out of range (0-{hi})")
+            self.problem(line, f"{what} {text} is out of range (0-{hi})")
             return None
         return value
 

@@ -125,7 +125,7 @@ class _Reader:
         section: _Section | None = None
         for lineno, raw in enumerate(lines, 1):
             line = raw.strip()
-            if not line:
+            if not line or self.dump.too_long(line, lineno):
                 continue
             if "==(" in line:
                 match = _PORT.match(line)

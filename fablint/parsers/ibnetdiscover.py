@@ -43,7 +43,15 @@ from typing import Any, ClassVar
 
 from fablint.model import SourceRef, Vendor
 from fablint.parsers.base import ParseError, ParseResult
-from fablint.parsers.ibdump import MAX_LID, MAX_LMC, MAX_PORT, IbDumpBuilder, Obj, check_text
+from fablint.parsers.ibdump import (
+    MAX_LID,
+    MAX_LINE,
+    MAX_LMC,
+    MAX_PORT,
+    IbDumpBuilder,
+    Obj,
+    check_text,
+)
 from fablint.units import ib_guid, ib_speed, ib_width, ib_width_speed
 
 _TYPES = {"Switch": "switch", "Ca": "ca", "Rt": "router", "S": "switch", "H": "ca", "R": "router",
@@ -144,6 +152,8 @@ class _TopologyReader:
             line = raw.strip()
             if not line:
                 self.node = None  # a blank (or whitespace-only) line ends a record
+                continue
+            if self.dump.too_long(line, lineno):
                 continue
             first = line[0]
             if first == "[" and self.node is not None:
@@ -421,7 +431,7 @@ class _PortsReader:
         if "( '" not in text or " - '" not in text:
             self.learn(lines)
         for lineno, raw in enumerate(lines, 1):
-            if not raw.strip():
+            if not raw.strip() or self.dump.too_long(raw, lineno):
                 continue
             match = _PORTS_LINE.match(raw)
             if match is None or not self.port_line(match, lineno):
@@ -500,7 +510,7 @@ class _PortsReader:
         """First pass over a report with unquoted descriptions: what each GUID is called where
         that is unambiguous, and every unquoted pair by the cable it describes."""
         for raw in lines:
-            match = _PORTS_LINE.match(raw)
+            match = _PORTS_LINE.match(raw) if len(raw) <= MAX_LINE else None
             if match is None:
                 continue
             guid, rest = match.group(4).lower(), match.group(7)

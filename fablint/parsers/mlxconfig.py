@@ -103,6 +103,9 @@ _SIGNALS = (
 )
 
 
+MAX_LINE = 1024
+"""Longest line read (a parameter row is under 120 characters)."""
+
 class MlxconfigParser(HostLoader):
     """``mlxconfig -d DEV q [-e]``: the adapter's persistent DCQCN, CNP, trust and link type."""
 
@@ -160,6 +163,8 @@ class _Reader(LineReader):
     # -- lines ---------------------------------------------------------------------------
 
     def _line(self, line: str, lineno: int) -> bool:
+        if len(line) > MAX_LINE:  # no mlxconfig line is that long; the patterns are quadratic
+            return False
         command = _COMMAND.search(line)
         if command is not None:
             self.doc.note_prompt(line.strip(), lineno)

@@ -38,6 +38,9 @@ MEMBERSHIPS = ("full", "limited", "both")
 _C_NUMBER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 
 
+ULONG_MAX = (1 << 64) - 1
+
+
 def c_strtoul(text: str) -> tuple[int, str]:
     """C ``strtoul(text, &end, 0)``: the number at the start of ``text`` and what follows.
 
@@ -48,6 +51,9 @@ def c_strtoul(text: str) -> tuple[int, str]:
     if match is None:
         return 0, text
     sign, digits = match.groups()
+    significant = (digits[2:] if digits[:2].lower() == "0x" else digits).lstrip("0")
+    if len(significant) > 22:  # beyond any unsigned long: C saturates (ERANGE), as here
+        return ULONG_MAX, text[match.end():]
     if digits[:2].lower() == "0x":
         value = int(digits, 16)
     elif len(digits) > 1 and digits[0] == "0":
@@ -56,7 +62,7 @@ def c_strtoul(text: str) -> tuple[int, str]:
         value = int(digits)
     if sign == "-":
         value = (-value) % (1 << 64)
-    return value, text[match.end():]
+    return min(value, ULONG_MAX), text[match.end():]
 
 
 def _prefix_of(token: str, names: tuple[str, ...]) -> str | None:
