@@ -63,6 +63,9 @@ def test_huge_numbers_are_refused_or_saturated_never_a_crash(name: str, fmt: str
     ("ibnetdiscover", 'Switch\t64 "S-b83fd20300a1b2c0"\t\t# leaf01' + " " * 100_000
      + "enhanced port 0 lid 1 lmc 0"),
     ("mlxconfig", "         RPG_BYTE_RESET_P1" + " " * 100_000 + "32767"),
+    ("lldp", "Capability codes:\n  (R) Router, (B) Bridge\n\nDevice ID            Local Intf"
+     "      Hold-time  Capability  Port ID\ngpu301               Eth1/1          120        S"
+     "           eth" + " " * 100_000 + "0"),
 ])
 def test_a_line_of_100_000_characters_does_not_hang_a_parser(fmt: str, line: str,
                                                              tmp_path: Path) -> None:
