@@ -211,6 +211,11 @@ class _Node:
 
 def fabric(spec: FabricSpec) -> tuple[str, Truth]:
     """An ``ibnetdiscover`` topology of ``spec`` and what fablint must find in it."""
+    nodes, truth = _build(spec)
+    return _render(nodes, spec), truth
+
+
+def _build(spec: FabricSpec) -> tuple[list[_Node], Truth]:
     nodes: list[_Node] = []
     rate = RATE[spec.speed]
 
@@ -307,7 +312,34 @@ def fabric(spec: FabricSpec) -> tuple[str, Truth]:
         leaf_ratio=ratios["leaf"], tier_ratios=ratios,
         bisection_mbps=min(host_cap, leaf_up, spine_up or leaf_up) // 2,
         ideal_mbps=host_cap // 2, chips=chips, internal_links=internal)
-    return _render(nodes, spec), truth
+    return nodes, truth
+
+
+LST_SPD = {"EDR": "25", "HDR": "50", "NDR": "100"}
+
+
+def subnet_list(text_spec: FabricSpec) -> str:
+    """The same fabric as ``fabric(spec)`` as OpenSM's ``opensm-subnet.lst`` (and
+    ibdiagnet2.lst) lists it: one line per port and direction, both ends in braces."""
+    nodes, _truth = _build(text_spec)
+    spd = LST_SPD[text_spec.speed]
+
+    def end(index: int, port: int) -> str:
+        node = nodes[index]
+        kind = "CA" if node.ca else "SW"
+        ports = 1 if node.ca else node.numports
+        system = (node.guid + 3) if node.ca else (node.system_guid or node.guid)
+        port_guid = node.guid + 1 if node.ca else node.guid
+        return (f"{{ {kind} Ports:{ports:02X} SystemGUID:{system:016x} NodeGUID:{node.guid:016x} "
+                f"PortGUID:{port_guid:016x} VenID:0002C9 DevID:{node.devid:04X} Rev:000000A0 "
+                f"{{{node.desc}}} LID:{index + 1:04X} PN:{port:02X} }}")
+
+    out = []
+    for index, node in enumerate(nodes):
+        for port in sorted(node.ports):
+            peer, peer_port = node.ports[port]
+            out.append(f"{end(index, port)} {end(peer, peer_port)} PHY=4x LOG=ACT SPD={spd}")
+    return "\n".join(out) + "\n"
 
 
 def _free(node: _Node) -> int:

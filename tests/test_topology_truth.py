@@ -123,6 +123,16 @@ def test_generated_fabric_figures_are_exact(case: str, tmp_path: Path) -> None:
     assert not any(n.role == "unknown" for n in topo.nodes.values())
 
 
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_subnet_list_of_the_same_fabric_gives_the_same_figures(case: str,
+                                                               tmp_path: Path) -> None:
+    """opensm-subnet.lst / ibdiagnet2.lst name the same nodes and links another way."""
+    _text, truth = GEN.fabric(CASES[case])
+    topo = topology(GEN.subnet_list(CASES[case]), tmp_path, "opensm-subnet.lst")
+    assert figures(topo) == _expected(truth)
+    assert topo.aggregation_nodes == truth.aggregation_nodes
+
+
 def test_rail_cluster_with_one_spine_is_32_to_1_and_3_percent(tmp_path: Path) -> None:
     text, _truth = GEN.fabric(CASES["rail-one-spine"])
     topo = topology(text, tmp_path)
