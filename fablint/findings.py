@@ -45,6 +45,26 @@ class LineEdit:
     new: str
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One object a finding names, and where it is configured: a finding that groups the
+    ports sharing one cause lists each of them, so that tools need not parse its message."""
+
+    object: str
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """A finding that is explained by another one (its cause) and folded into it rather than
+    reported on its own: a PFC or ECN gap on a port whose QoS profile does not exist."""
+
+    rule: str
+    object: str
+    message: str
+
+
 @dataclass(slots=True)
 class Finding:
     rule: str
@@ -65,6 +85,11 @@ class Finding:
     vendor: str | None = None
     objects: list[str] = field(default_factory=list)
     """Every object a grouped finding is about, when the message names only a few."""
+    places: list[Place] = field(default_factory=list)
+    """Every object the finding is about, with its place, when it names more than one (the
+    ports that share one faulty profile or line); empty for a finding about one object."""
+    consequences: list[Consequence] = field(default_factory=list)
+    """Findings this one explains, folded into it instead of being reported separately."""
 
     def fingerprint(self) -> str:
         """Identity that survives line shifts, file moves and rewording: rule, device, object.

@@ -135,6 +135,14 @@ def _matches(finding: Finding, expected: dict[str, Any]) -> bool:
         elif key == "fix":
             if (finding.fix or "").strip() != str(value).strip():
                 return False
+        elif key == "places":
+            # the objects a grouped finding names, in order (each has its file and line)
+            if [p.object for p in finding.places] != list(value):
+                return False
+        elif key == "consequences":
+            # the findings folded into this one, as "RULE object"
+            if [f"{c.rule} {c.object}" for c in finding.consequences] != list(value):
+                return False
         elif key == "severity":
             if finding.severity.value != value:
                 return False

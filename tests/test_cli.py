@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "demo"
 FORMATS = ("text", "json", "sarif", "junit", "github")
 FINDING_KEYS = {"rule", "name", "severity", "category", "device", "object", "file", "line",
-                "message", "fix", "edit", "fingerprint", "objects"}
+                "message", "fix", "edit", "fingerprint", "objects", "places", "consequences"}
 
 # fixtures/demo/README.md: (device, rule) -> (file, text of the line the finding must point at,
 # and, where that text recurs in the file, a line of the section it must be found in: the

@@ -47,6 +47,15 @@ def findings(path: Path, profile: str, overrides: dict[str, Any] | None = None) 
     return Counter((f.rule, Path(f.file or "").name, f.line or 0) for f in result.findings)
 
 
+def places(path: Path, profile: str, rule: str) -> list[list[Key]]:
+    """(rule, file name, line) of every object each ``rule`` finding names: a finding that
+    groups the ports sharing one cause lists each of them at its own line."""
+    result = lint(LintOptions(paths=[str(path)], config=ProjectConfig(),
+                              policy=load_policy(profile), jobs=1))
+    return [[(f.rule, Path(p.file or "").name, p.line or 0) for p in f.places]
+            for f in result.findings if f.rule == rule]
+
+
 def once(*keys: Key) -> Counter[Key]:
     return Counter(keys)
 
@@ -67,10 +76,12 @@ def test_cisco_tme_roce_enable_is_clean() -> None:
 def test_cisco_blueprint_reports_only_pfc_mode_auto() -> None:
     # The blueprint walk-through binds PFC with `priority-flow-control mode auto`: PFC then
     # depends on DCBX with the NIC. A deliberate warning, as PFC004 documents.
+    # One line on each port, the same: one finding naming the three ports, each at its line.
     name = NEXUS_BLUEPRINT.name
-    expected = once(*(("PFC004", name, line_of(NEXUS_BLUEPRINT, r"mode auto", f"^interface {p}"))
-                      for p in ("Ethernet1/14", "Ethernet1/24", "Ethernet2/24")))
-    assert findings(NEXUS_BLUEPRINT, "cisco-nexus-ai") == expected
+    lines = [("PFC004", name, line_of(NEXUS_BLUEPRINT, r"mode auto", f"^interface {p}"))
+             for p in ("Ethernet1/14", "Ethernet1/24", "Ethernet2/24")]
+    assert findings(NEXUS_BLUEPRINT, "cisco-nexus-ai") == once(lines[0])
+    assert places(NEXUS_BLUEPRINT, "cisco-nexus-ai", "PFC004") == [lines]
 
 
 def test_amd_nexus_is_clean_for_hosts_marking_dscp_26() -> None:
@@ -173,9 +184,12 @@ def test_nexus_faulty_copy_reports_the_planted_faults() -> None:
         ("ACL001", name, acl): 1,
         ("MTU001", name, no_mtu): 1,
     })
-    for port in ports:  # priority 3 is not no-drop on any port
-        expected[("PFC001", name, line_of(path, rf"^interface {port}$"))] += 1
+    # Priority 3 is not no-drop on any port, for one cause (the network-qos policy): one
+    # finding naming every port, each at its line.
+    lines = [("PFC001", name, line_of(path, rf"^interface {port}$")) for port in ports]
+    expected[lines[0]] += 1
     assert findings(path, "cisco-nexus-ai") == expected
+    assert places(path, "cisco-nexus-ai", "PFC001") == [lines]
 
 
 def test_arista_faulty_pfc_copy_reports_the_planted_faults() -> None:
@@ -190,9 +204,12 @@ def test_arista_faulty_pfc_copy_reports_the_planted_faults() -> None:
         ("WD001", name, first): 1,  # as in the reference
         ("ACL001", name, line_of(path, r"ip access-group GPU-PROTECT in")): 1,
     })
-    for port in ports:
-        expected[("PFC001", name, line_of(path, rf"^interface {port}$"))] += 1
+    # Priority 3 is not no-drop on the four ports, for one cause (the qos profile): one
+    # finding naming them, each at its line.
+    lines = [("PFC001", name, line_of(path, rf"^interface {port}$")) for port in ports]
+    expected[lines[0]] += 1
     assert findings(path, "default") == expected
+    assert places(path, "default", "PFC001") == [lines]
 
 
 def test_arista_faulty_ecn_copy_reports_the_planted_faults() -> None:

@@ -364,3 +364,53 @@ def test_every_reporter_renders_every_result(
             out = render(result)
             assert isinstance(out, str), name
             assert out.endswith("\n") or (name == "github" and out == ""), name
+
+
+# -- findings that group the ports sharing one cause ------------------------------------------
+
+GROUPED = REPO / "fixtures" / "reference" / "cisco-nexus-roce-enable.faulty.cfg"
+"""Priority 3 is not no-drop on six ports for one cause: one PFC001 naming them all."""
+
+
+@pytest.fixture(scope="module")
+def grouped() -> LintResult:
+    return lint(LintOptions(paths=[str(GROUPED)], config=ProjectConfig(),
+                            policy=load_policy("cisco-nexus-ai"), jobs=1))
+
+
+def _pfc001(result: LintResult) -> Finding:
+    (finding,) = [f for f in result.findings if f.rule == "PFC001"]
+    return finding
+
+
+def test_a_grouped_finding_lists_every_port_and_line_in_json(grouped: LintResult) -> None:
+    finding = _pfc001(grouped)
+    doc = json.loads(json_report.render(grouped))
+    (entry,) = [f for f in doc["findings"] if f["rule"] == "PFC001"]
+    lines = GROUPED.read_text(encoding="utf-8").split("\n")
+    ports = [p["object"] for p in entry["places"]]
+    assert len(ports) == 6 and ports[0] == entry["object"] == finding.object
+    for place in entry["places"]:  # each port at its own `interface` line
+        assert place["file"] == entry["file"]
+        assert lines[place["line"] - 1] == f"interface {place['object']}"
+    assert "6 ports" in entry["message"] and len(entry["message"]) < 300  # bounded text
+    schema = json.loads((REPO / "docs" / "json-report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(doc)
+
+
+def test_a_grouped_finding_lists_every_port_in_sarif_related_locations(
+        grouped: LintResult) -> None:
+    schema = _sarif_schema()
+    doc = json.loads(sarif.render(grouped))
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    assert sorted(validator.iter_errors(doc), key=lambda e: list(e.path)) == []
+    finding = _pfc001(grouped)
+    (result,) = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "PFC001"]
+    named = [r for r in result["relatedLocations"] if "message" in r]
+    assert [r["message"]["text"] for r in named] == [p.object for p in finding.places]
+    assert [r["physicalLocation"]["region"]["startLine"] for r in named] == [
+        p.line for p in finding.places]
+    assert [r["logicalLocations"][0]["fullyQualifiedName"] for r in named] == [
+        f"{finding.device}/{p.object}" for p in finding.places]
+    ids = [r["id"] for r in result["relatedLocations"]]
+    assert ids == list(range(len(ids)))

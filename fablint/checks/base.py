@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from fablint.findings import CATEGORIES, Finding, FixIntent, Severity
+from fablint.findings import CATEGORIES, Consequence, Finding, FixIntent, Place, Severity
 from fablint.model import Device, Fabric, Interface, SourceRef
 from fablint.policy import Policy
 
@@ -244,7 +244,15 @@ class Rule:
         severity: Severity | None = None,
         fix: FixIntent | None = None,
         related: Iterable[SourceRef | None] = (),
+        places: Iterable[tuple[str, SourceRef | None]] = (),
+        consequences: Iterable[Consequence] = (),
     ) -> Finding:
+        """A finding of this rule. ``places``: every object it names with where each is
+        configured, for a finding that groups several (one is not listed: it is ``obj``).
+        ``consequences``: other findings it explains, folded into it."""
+        default_file = device.files[0] if device and device.files else None
+        listed = [Place(name, ref.file if ref else default_file, ref.line if ref else None)
+                  for name, ref in places]
         return Finding(
             rule=self.id,
             name=self.name,
@@ -258,6 +266,8 @@ class Rule:
             line=where.line if where else None,
             intent=fix,
             related=[r for r in related if r is not None],
+            places=listed if len(listed) > 1 else [],
+            consequences=list(consequences),
         )
 
     @classmethod
@@ -275,6 +285,30 @@ def fmt_where(names: Iterable[str], limit: int = 4) -> str:
     groups the ports sharing one fault applies."""
     items = list(names)
     return items[0] if len(items) == 1 else f"{len(items)} ports ({fmt_ports(items, limit)})"
+
+
+def port_places(ports: Iterable[Interface], field: str | None = None
+                ) -> list[tuple[str, SourceRef | None]]:
+    """(name, where) of each port a grouped finding names: the line of ``field`` on the port
+    when it has one, else the port's own line."""
+    return [(p.name, p.where(field) if field else p.src) for p in ports]
+
+
+def group_ports(items: Iterable[tuple[Interface, T]],
+                key: Callable[[Interface, T], object]) -> list[tuple[object, list[Interface], T]]:
+    """``items`` (ports with what a rule found on each) grouped by cause, ``key(port, found)``:
+    (key, the ports in order, what was found on the first). Ports whose fault has one cause
+    (one profile, policy, configuration line or device-wide default) make one finding that
+    names them all, with one fix; the grouping of WD001, ECN001 and PFC002."""
+    groups: dict[object, tuple[list[Interface], T]] = {}
+    for iface, found in items:
+        k = key(iface, found)
+        entry = groups.get(k)
+        if entry is None:
+            groups[k] = ([iface], found)
+        else:
+            entry[0].append(iface)
+    return [(k, ports, found) for k, (ports, found) in groups.items()]
 
 
 def fmt_ports(names: Iterable[str], limit: int = 8) -> str:

@@ -38,6 +38,12 @@ def _unmarked(device: Device, iface: Interface, ctx: Context
             if not _marks(queues.get(queue_id))]
 
 
+def _queue_src(iface: Interface, queue_id: int) -> SourceRef | None:
+    """Where a port's queue is configured, else the port."""
+    queue = iface.qos.queues.get(queue_id)
+    return (queue.src if queue is not None else None) or iface.src
+
+
 def _marks(queue: Queue | None) -> bool:
     return queue is not None and queue.ecn is not None
 
@@ -132,6 +138,7 @@ class EcnOnLosslessQueue(Rule):
                 groups.setdefault(key, []).append((iface, prios))
         for (kind, ident, queue_id), members in groups.items():
             first = members[0][0]
+            places = [(f"{i.name} queue {queue_id}", _queue_src(i, queue_id)) for i, _ in members]
             prios = ", ".join(map(str, sorted({p for _, ps in members for p in ps})))
             queue = first.qos.queues.get(queue_id)
             profile = str(ident) if kind == "profile" else None
@@ -153,6 +160,7 @@ class EcnOnLosslessQueue(Rule):
                     f"lossless queue {queue_id} (priority {prios}) does not mark ECN: WRED "
                     f"profile {name} drops instead; {len(members)} ports use it: {ports}",
                     fix=FixIntent(fix.action, {**fix.params, "shared_profile": name}),
+                    places=places,
                 )
                 continue
             if profile:
@@ -163,7 +171,7 @@ class EcnOnLosslessQueue(Rule):
                 obj = f"{first.name} queue {queue_id}"
                 message = (f"lossless queue {queue_id} (priority {prios}) does not mark ECN on "
                            f"{len(members)} ports configured together: {ports}")
-            yield self.finding(device, obj, where, message, fix=fix)
+            yield self.finding(device, obj, where, message, fix=fix, places=places)
 
 
 @register
@@ -220,6 +228,8 @@ class WredDropsLossless(Rule):
                     "profile": device.profile_of(iface, "queues"),
                     "then": None if marks else _ecn_fix(device, iface, queue_id, ctx).params,
                 }),
+                places=[(f"{i.name} queue {queue_id}", w.src or q.src or i.src)
+                        for i, q, w in members],
             )
 
 
@@ -504,6 +514,8 @@ class EcnBeforePfc(Rule):
                 f"{point.bytes} bytes ({point.how})",
                 related=[point.profile.src],
                 fix=self._fix(device, first, queue_id, ecn, point, ctx),
+                places=[(f"{m[0].name} queue {queue_id}", m[3].where("min_threshold"))
+                        for m in members],
             )
 
     @staticmethod
@@ -621,6 +633,7 @@ class EcnThresholdBaseline(Rule):
                     "aqm_profile": ecn.profile,
                     "profile": device.profile_of(first, "queues"),
                 }) if fix_values is not None else None,
+                places=[(f"{p.name} queue {queue_id}", _queue_src(p, queue_id)) for p in ports],
             )
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, DeviceSummary, FabricRule, Rule, register
+from fablint.checks.base import (
+    Context,
+    DeviceSummary,
+    FabricRule,
+    Rule,
+    fmt_where,
+    group_ports,
+    register,
+)
 from fablint.checks.dcqcn import Cabling, HostSide, SwitchSide, nic_params, sides
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Device
@@ -41,15 +49,24 @@ class FabricMtuMinimum(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         minimum = ctx.policy.mtu.fabric_min
-        for iface in ctx.fabric_ports(device, ("layer3",)):
-            if not iface.routed or iface.mtu is None or iface.mtu >= minimum:
-                continue
+        low = [(iface, iface.mtu) for iface in ctx.fabric_ports(device, ("layer3",))
+               if iface.routed and iface.mtu is not None and iface.mtu < minimum]
+        # Ports without an mtu line of their own run one device-wide value (the platform
+        # default, NX-OS `system jumbomtu`): one cause, one finding naming them all. A port's
+        # own mtu line is a cause of its own.
+        for _, ports, mtu in group_ports(low, lambda port, mtu: (
+                mtu, port.name if port.configured("mtu") else None)):
+            iface = ports[0]
             default = "" if iface.configured("mtu") else " (the platform default)"
+            params: dict[str, object] = {"interface": iface.name, "min_mtu": minimum}
+            if len(ports) > 1:
+                params["interfaces"] = [p.name for p in ports]
             yield self.finding(
                 device, iface.name, iface.where("mtu"),
-                f"IP MTU {iface.mtu}{default} on {iface.name} is below the fabric minimum "
-                f"{minimum}",
-                fix=FixIntent("mtu-set", {"interface": iface.name, "min_mtu": minimum}),
+                f"IP MTU {mtu}{default} on {fmt_where(p.name for p in ports)} is below the "
+                f"fabric minimum {minimum}",
+                fix=FixIntent("mtu-set", params),
+                places=[(p.name, p.where("mtu")) for p in ports],
             )
 
 

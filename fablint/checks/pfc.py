@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, fmt_ranges, fmt_where, register
+from fablint.checks.base import (
+    Context,
+    Rule,
+    fmt_priorities,
+    fmt_ranges,
+    fmt_where,
+    group_ports,
+    register,
+)
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Device, Interface
+from fablint.model import Device, Interface, SourceRef
 
 
 def _policies(iface: Interface) -> list[tuple[str, str | None, str]]:
@@ -56,43 +64,61 @@ class PfcLosslessPriorities(Rule):
         lossless = set(ctx.policy.pfc.lossless_priorities)
         if not lossless:
             return
-        for iface, missing in ctx.ports_with(
-                device, lambda port: lossless - port.qos.pfc.active_priorities):
-            pfc = iface.qos.pfc
-            prios = fmt_priorities(missing)
-            if pfc.disabled_by is not None:
-                message = (
-                    f"PFC is configured on {iface.name} but turned off device-wide; lossless "
-                    f"priority {prios} is not protected"
-                )
-            elif pfc.mode == "off":
-                message = f"PFC is off on {iface.name}; lossless priority {prios} is not protected"
-            else:
-                message = (
-                    f"PFC is on but priority {prios} is not no-drop on {iface.name} "
-                    f"(no-drop: {fmt_priorities(pfc.no_drop)})"
-                )
-            usable = None if iface.profile else device.profile_providing(missing)
-            if usable is not None and pfc.disabled_by is None:
-                fix = FixIntent("apply-profile", {"interface": iface.name, "profile": usable})
-            else:
-                fix = FixIntent("pfc-enable", {
-                    "interface": iface.name,
-                    "priorities": sorted(missing),
-                    "profile": device.profile_of(iface, "pfc"),
-                    "global_off": pfc.disabled_by is not None,
-                    "mode": pfc.mode,
-                    "no_drop": sorted(pfc.no_drop),
-                    "policies": _policies(iface),
-                })
-            # A line that turns PFC on and lists its priorities (SONiC pfc_enable) is where a
-            # missing priority belongs; otherwise the port.
-            listed = pfc.field_src.get("no_drop")
-            where = listed if listed is not None and listed == pfc.field_src.get("mode") else None
-            yield self.finding(
-                device, iface.name, where or iface.src, message,
-                related=[pfc.disabled_by, pfc.where("mode")], fix=fix,
+        found = ctx.ports_with(device, lambda port: lossless - port.qos.pfc.active_priorities)
+        # Ports whose PFC is wrong the same way (one profile or policy, the platform default,
+        # or SONiC's per-port entries written alike) make one finding naming them, one fix.
+        for _, ports, missing in group_ports(found, lambda port, missing: (
+                frozenset(missing), port.qos.pfc.mode, frozenset(port.qos.pfc.no_drop),
+                port.qos.pfc.disabled_by, port.profile, device.profile_of(port, "pfc"),
+                tuple(_policies(port)))):
+            yield self._finding(device, ctx, ports, missing)
+
+    def _finding(self, device: Device, ctx: Context, ports: list[Interface],
+                 missing: set[int]) -> Finding:
+        iface = ports[0]
+        pfc = iface.qos.pfc
+        prios = fmt_priorities(missing)
+        on = fmt_where(p.name for p in ports)
+        if pfc.disabled_by is not None:
+            message = (
+                f"PFC is configured on {on} but turned off device-wide; lossless "
+                f"priority {prios} is not protected"
             )
+        elif pfc.mode == "off":
+            message = f"PFC is off on {on}; lossless priority {prios} is not protected"
+        else:
+            message = (
+                f"PFC is on but priority {prios} is not no-drop on {on} "
+                f"(no-drop: {fmt_priorities(pfc.no_drop)})"
+            )
+        usable = None if iface.profile else device.profile_providing(missing)
+        if usable is not None and pfc.disabled_by is None:
+            fix = FixIntent("apply-profile", {"interface": iface.name, "profile": usable})
+        else:
+            fix = FixIntent("pfc-enable", {
+                "interface": iface.name,
+                "priorities": sorted(missing),
+                "profile": device.profile_of(iface, "pfc"),
+                "global_off": pfc.disabled_by is not None,
+                "mode": pfc.mode,
+                "no_drop": sorted(pfc.no_drop),
+                "policies": _policies(iface),
+            })
+        if len(ports) > 1:
+            fix.params["interfaces"] = [p.name for p in ports]
+        return self.finding(
+            device, iface.name, _pfc_line(iface) or iface.src, message,
+            related=[pfc.disabled_by, pfc.where("mode")], fix=fix,
+            places=[(p.name, _pfc_line(p) or p.src) for p in ports],
+        )
+
+
+def _pfc_line(iface: Interface) -> SourceRef | None:
+    """A line that turns PFC on and lists its priorities (SONiC pfc_enable) is where a missing
+    priority belongs; otherwise (None) the port."""
+    pfc = iface.qos.pfc
+    listed = pfc.field_src.get("no_drop")
+    return listed if listed is not None and listed == pfc.field_src.get("mode") else None
 
 
 @register
@@ -208,6 +234,7 @@ class PfcOnLossyPriority(Rule):
             yield self.finding(
                 device, iface.name, next((r for r in refs if r), iface.src), message,
                 severity=None if error else Severity.INFO, related=refs, fix=fix,
+                places=[(m[0].name, next((r for r in m[3] if r), m[0].src)) for m in members],
             )
 
 
@@ -251,16 +278,25 @@ class PfcModeAuto(Rule):
     settings = ("ports.routed", "ports.switched", "ports.include", "ports.exclude")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
-        for iface, _ in ctx.ports_with(device, lambda port: port.qos.pfc.mode == "auto"
-                                       and port.qos.pfc.active_priorities):
+        found = ctx.ports_with(device, lambda port: port.qos.pfc.mode == "auto"
+                               and port.qos.pfc.active_priorities)
+        # Ports left in auto alike (the platform default, or the same line on each) make one
+        # finding naming them: one change, `mode on` on each.
+        for _, ports, _ in group_ports(found, lambda port, _: (
+                port.qos.pfc.configured("mode"), frozenset(port.qos.pfc.active_priorities))):
+            iface = ports[0]
             pfc = iface.qos.pfc
             default = "" if pfc.configured("mode") else " (the platform default)"
+            params: dict[str, object] = {"interface": iface.name}
+            if len(ports) > 1:
+                params["interfaces"] = [p.name for p in ports]
             yield self.finding(
                 device, iface.name, pfc.where("mode") or iface.src,
-                f"PFC on {iface.name} is in mode auto{default}: it runs only if DCBX "
-                f"negotiation with the peer succeeds, else priority "
+                f"PFC on {fmt_where(p.name for p in ports)} is in mode auto{default}: it runs "
+                "only if DCBX negotiation with the peer succeeds, else priority "
                 f"{fmt_priorities(pfc.active_priorities)} is not paused",
-                fix=FixIntent("pfc-mode-on", {"interface": iface.name}),
+                fix=FixIntent("pfc-mode-on", params),
+                places=[(p.name, p.qos.pfc.where("mode") or p.src) for p in ports],
             )
 
 

@@ -118,7 +118,7 @@ class RoceDscpLossless(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossless = ctx.policy.pfc.lossless_priorities
         # Ports that share a map and get it wrong the same way make one finding, on the map.
-        groups: dict[tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]],
+        groups: dict[tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
         for iface, key in ctx.ports_with(device, lambda port: self._wrong(device, port, ctx)):
             groups.setdefault(key, []).append(iface)
@@ -126,7 +126,7 @@ class RoceDscpLossless(Rule):
 
     @staticmethod
     def _wrong(device: Device, iface: Interface, ctx: Context
-               ) -> tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]] | None:
+               ) -> tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]] | None:
         """(map, paused priorities, the RoCE DSCPs that miss them) of a port, or None: the
         same for every port that shares the port's QoS settings."""
         active = iface.qos.pfc.active_priorities
@@ -139,10 +139,13 @@ class RoceDscpLossless(Rule):
         )
         if not wrong:
             return None
-        return id(maps), frozenset(active), tuple((d, maps.tc_for_dscp(d)) for d in wrong)
+        # Ports that each carry a copy of one named map (SONiC's per-port PORT_QOS_MAP
+        # entries) share it as much as ports that share the object.
+        shared = (maps.name, maps.src) if maps.name else id(maps)
+        return shared, frozenset(active), tuple((d, maps.tc_for_dscp(d)) for d in wrong)
 
     def _findings(self, device: Device, ctx: Context, groups: dict[
-            tuple[int, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]],
+            tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]],
             lossless: list[int]) -> Iterable[Finding]:
         for (_, active, wrong), ports in groups.items():
             first = ports[0]
@@ -177,6 +180,7 @@ class RoceDscpLossless(Rule):
                 # priority: PFC001 fixes that; a map that already says so is no fix
                 }) if target_tc is not None and any(tc != target_tc for _, tc in wrong)
                 else None,
+                places=[(p.name, p.src) for p in ports],
             )
 
 
@@ -323,6 +327,7 @@ class CnpClassDistinctStrict(Rule):
                 f"CNP queue {queue_id} (DSCP {dscp}, traffic class {tc}) on {where} is "
                 f"scheduled {scheduling}, not strict priority",
                 fix=FixIntent("queue-strict", params),
+                places=[(p.name, q.where("scheduling")) for p, q in ports],
             )
 
     @staticmethod
@@ -409,6 +414,7 @@ class NxosPolicyBound(Rule):
                     device, f"{slot.kind} policy",
                     unbound.src if unbound is not None else missing[0].src, message,
                     fix=self._fix(slot, name, None, ctx, device),
+                    places=[(p.name, p.src) for p in missing],
                 )
                 continue
             for port in missing:
@@ -578,5 +584,5 @@ class DanglingReference(Rule):
             yield self.finding(
                 device, first.owner, first.src,
                 f"{first.owner} refers to {kind} {name!r}, which is not defined{also}",
-                related=[r.src for r in refs[1:]],
+                places=[(r.owner, r.src) for r in refs],
             )

@@ -70,6 +70,8 @@ class PfcWatchdogEnabled(Rule):
             yield self.finding(
                 device, first.name, wd.where("enabled", "priorities") or first.src, message,
                 fix=FixIntent("watchdog-enable", params),
+                places=[(p.name, p.qos.pfc.watchdog.where("enabled", "priorities") or p.src)
+                        for p in ports],
             )
 
 

@@ -28,6 +28,22 @@ class JsonEdit(_Strict):
     new: str
 
 
+class JsonPlace(_Strict):
+    """One object a grouped finding names, and where it is configured."""
+
+    object: str
+    file: str | None
+    line: int | None
+
+
+class JsonConsequence(_Strict):
+    """A finding explained by this one and folded into it (not reported on its own)."""
+
+    rule: str
+    object: str
+    message: str
+
+
 class JsonFinding(_Strict):
     rule: str = Field(description="Rule id, e.g. PFC001.")
     name: str = Field(description="Rule name, e.g. pfc-lossless-priorities.")
@@ -46,6 +62,17 @@ class JsonFinding(_Strict):
     objects: list[str] = Field(
         default_factory=list,
         description="Every object a grouped finding is about, when its message names a few.")
+    places: list[JsonPlace] = Field(
+        default_factory=list,
+        description="Every object a finding that groups several (the ports sharing one cause) "
+                    "names, with its file and line; empty when it names one (object, file, "
+                    "line).",
+    )
+    consequences: list[JsonConsequence] = Field(
+        default_factory=list,
+        description="Findings this one explains (its consequences), folded into it instead of "
+                    "reported separately.",
+    )
 
 
 class JsonError(_Strict):
@@ -95,8 +122,12 @@ def document(result: LintResult) -> dict[str, Any]:
             JsonFinding(
                 rule=f.rule, name=f.name, severity=f.severity.value, category=f.category,
                 device=f.device, object=f.object, file=f.file, line=f.line, message=f.message,
-                fix=f.fix, fingerprint=f.fingerprint(), objects=f.objects,
+                fix=f.fix, fingerprint=f.fingerprint(),
+                objects=f.objects or [p.object for p in f.places],
                 edit=JsonEdit(line=f.edit.line, old=f.edit.old, new=f.edit.new) if f.edit else None,
+                places=[JsonPlace(object=p.object, file=p.file, line=p.line) for p in f.places],
+                consequences=[JsonConsequence(rule=c.rule, object=c.object, message=c.message)
+                              for c in f.consequences],
             )
             for f in result.findings
         ],

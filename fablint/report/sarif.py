@@ -74,16 +74,23 @@ def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
         ]
     if location:
         result["locations"] = [location]
-    related = []
-    for n, ref in enumerate(finding.related):
-        uri, relative = _uri(ref.file)
-        artifact = {"uri": uri, **({"uriBaseId": "%SRCROOT%"} if relative else {})}
-        physical = {"artifactLocation": artifact}
-        if ref.line:
-            physical["region"] = {"startLine": ref.line}
-        related.append({"id": n, "physicalLocation": physical})
+    related = [_related(n, ref.file, ref.line) for n, ref in enumerate(finding.related)]
+    # Every object of a grouped finding (the ports sharing one cause), each where it is
+    # configured and named, after the finding's other related places.
+    for place in finding.places:
+        item = _related(len(related), place.file, place.line)
+        item["message"] = {"text": place.object}
+        if finding.device:
+            item["logicalLocations"] = [{
+                "name": place.object, "kind": "object",
+                "fullyQualifiedName": f"{finding.device}/{place.object}"}]
+        related.append(item)
     if related:
         result["relatedLocations"] = related
+    if finding.consequences:
+        result["properties"]["consequences"] = [
+            {"rule": c.rule, "object": c.object, "message": c.message}
+            for c in finding.consequences]
     if finding.device:
         result["properties"]["device"] = finding.device
     if finding.fix:
@@ -91,6 +98,19 @@ def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
     if finding.edit and finding.file:
         result["fixes"] = [_fix(finding)]
     return result
+
+
+def _related(n: int, file: str | None, line: int | None) -> dict[str, Any]:
+    """A SARIF related location: a place in a file (or only an id, without one)."""
+    item: dict[str, Any] = {"id": n}
+    if file:
+        uri, relative = _uri(file)
+        physical: dict[str, Any] = {
+            "artifactLocation": {"uri": uri, **({"uriBaseId": "%SRCROOT%"} if relative else {})}}
+        if line:
+            physical["region"] = {"startLine": line}
+        item["physicalLocation"] = physical
+    return item
 
 
 def _fix(finding: Finding) -> dict[str, Any]:
