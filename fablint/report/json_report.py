@@ -61,7 +61,8 @@ class JsonFinding(_Strict):
     fingerprint: str = Field(description="Stable identity used by baselines.")
     objects: list[str] = Field(
         default_factory=list,
-        description="Every object a grouped finding is about, when its message names a few.")
+        description="Every object a grouped finding is about, when its message names a few "
+                    "(for port findings, the objects of places).")
     places: list[JsonPlace] = Field(
         default_factory=list,
         description="Every object a finding that groups several (the ports sharing one cause) "
