@@ -79,7 +79,7 @@ def test_every_corpus_file_converted_lints_the_same(
         convert: Callable[[bytes], bytes], original: tuple[Path, list[Key]],
         tmp_path: Path) -> None:
     root, expected = original
-    assert len(expected) > 100  # the corpus has findings to compare
+    assert len(expected) > 50  # the corpus has findings to compare (fewer since grouping by cause)
     copy = tmp_path / "corpus"
     _copy(root, copy, convert)
     assert _findings(copy) == expected
