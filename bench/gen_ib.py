@@ -27,7 +27,9 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SWITCH_DEVID = 0xD2F0  # Quantum-2 (QM9700)
+SWITCH_DEVID = 0xD2F2  # Quantum-2 (QM9700): NDR
+SWITCH_DEVIDS = {"EDR": 0xCF08, "HDR": 0xD2F0, "NDR": 0xD2F2, "XDR": 0xD2F4}
+"""The switch ASIC of each generation (Switch-IB 2, Quantum, Quantum-2, Quantum-3)."""
 HCA_DEVID = 0x1021  # ConnectX-7
 VENDOR = 0x2C9
 FACTORY_DESC = "MT4129 ConnectX7 Mellanox Technologies"
@@ -224,7 +226,8 @@ def _build(spec: FabricSpec) -> tuple[list[_Node], Truth]:
         guid = switch_guid(len(nodes) + 1)
         desc = {"mf0": f"MF0;{name}:{model}/{chip}", "plain": name,
                 "default": DEFAULT_SWITCH_DESC}[spec.names]
-        nodes.append(_Node(guid, desc, False, system_guid=system or guid))
+        nodes.append(_Node(guid, desc, False, system_guid=system or guid,
+                           devid=SWITCH_DEVIDS[spec.speed]))
         return len(nodes) - 1
 
     def hca(desc: str, devid: int = HCA_DEVID) -> int:
@@ -292,7 +295,7 @@ def _build(spec: FabricSpec) -> tuple[list[_Node], Truth]:
         node = nodes[index]
         node.numports = max(64, *node.ports) + (1 if spec.aggregation_nodes else 0)
         if spec.aggregation_nodes and not spec.director:
-            an = hca(AN_DESC, devid=SWITCH_DEVID)
+            an = hca(AN_DESC, devid=SWITCH_DEVIDS[spec.speed])
             cable(index, an, node.numports, 1)
             ans += 1
 

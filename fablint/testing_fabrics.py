@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-SWITCH_DEVID = 0xD2F0  # Quantum-2 (QM9700)
+SWITCH_DEVID = 0xD2F2  # Quantum-2 (QM9700), NDR
 HCA_DEVID = 0x1021  # ConnectX-7
 
 
