@@ -14,6 +14,7 @@ explicitly".
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any, Literal, NamedTuple
 
 from pydantic import (
@@ -1170,6 +1171,23 @@ class Bisection(BaseModel):
     why: str
 
 
+def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
+    """Union-find over ``pairs`` (one implementation for every "joined by cables" question:
+    fabrics, pods, planes, rail groups): returns each name's component representative; a
+    name in no pair is its own."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    return find
+
+
 class Topology(BaseModel):
     """The cabling of the fabric as a graph: nodes with roles, and the cables between them.
 
@@ -1192,6 +1210,18 @@ class Topology(BaseModel):
     def role(self, name: str) -> Role:
         node = self.nodes.get(name)
         return node.role if node else "unknown"
+
+    def tier_groups(self, lower: Role, upper: Role) -> list[set[str]]:
+        """The switches of two adjacent tiers joined by cables between those tiers: a pod
+        (leaves and spines), a plane (spines and super-spines)."""
+        pair = {lower, upper}
+        ends = [(c.a.device, c.b.device) for c in self.cables
+                if {self.role(c.a.device), self.role(c.b.device)} == pair]
+        find = components(ends)
+        groups: dict[str, set[str]] = {}
+        for a, b in ends:
+            groups.setdefault(find(a), set()).update((a, b))
+        return list(groups.values())
 
     def cables_of(self, name: str) -> list[Cable]:
         """The cables of one node (indexed on first use; the topology is built once)."""

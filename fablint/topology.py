@@ -623,7 +623,7 @@ def _distances(leaves: set[str], neighbours: dict[str, set[str]],
 
 def _pods(topo: Topology) -> None:
     """Pods: the leaves and spines joined by leaf-spine cables, numbered by their first leaf."""
-    groups = _groups(topo, "leaf", "spine")
+    groups = topo.tier_groups("leaf", "spine")
     ordered = sorted(groups, key=lambda g: min(n for n in g if topo.nodes[n].role == "leaf"))
     for number, members in enumerate(ordered):
         for name in members:
@@ -699,8 +699,8 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
     spine_caps = {topo.capacities(s) for s in spines}
     if len(spine_caps) != 1 or next(iter(spine_caps))[2]:
         return None
-    planes = _groups(topo, "spine", "super-spine")
-    if not (_complete(topo, _groups(topo, "leaf", "spine"), "leaf", "spine")
+    planes = topo.tier_groups("spine", "super-spine")
+    if not (_complete(topo, topo.tier_groups("leaf", "spine"), "leaf", "spine")
             and _complete(topo, planes, "spine", "super-spine")):
         return None
     pod_of = {n: topo.nodes[n].pod for n in spines}
@@ -719,29 +719,6 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
     leaf_up = sum(u for _, u, _ in caps.values())
     spine_up = sum(topo.capacities(s)[1] for s in spines)
     return min(host, leaf_up, spine_up) // 2
-
-
-def _groups(topo: Topology, lower: str, upper: str) -> list[set[str]]:
-    """The switches of two adjacent tiers joined by cables between those tiers: a pod (leaves
-    and spines), a plane (spines and super-spines)."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    nodes = topo.nodes
-    pair = {lower, upper}
-    for cable in topo.cables:
-        a, b = nodes.get(cable.a.device), nodes.get(cable.b.device)
-        if a is not None and b is not None and a.role != b.role and {a.role, b.role} == pair:
-            parent[find(cable.a.device)] = find(cable.b.device)
-    groups: dict[str, set[str]] = defaultdict(set)
-    for name in parent:
-        groups[find(name)].add(name)
-    return list(groups.values())
 
 
 def _complete(topo: Topology, groups: list[set[str]], lower: str, upper: str) -> bool:

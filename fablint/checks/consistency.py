@@ -25,7 +25,7 @@ from fablint.checks.base import (
 )
 from fablint.checks.ecn import lossless_queues, speed_class
 from fablint.findings import Finding, Severity
-from fablint.model import Device, Interface, SourceRef, Threshold
+from fablint.model import Device, Interface, SourceRef, Threshold, components
 
 MAX_NAMED_PORTS = 8
 """Port names a summary keeps per value (the count is kept in full)."""
@@ -134,26 +134,17 @@ def fabrics(summaries: list[DeviceSummary], ctx: Context) -> dict[str, int]:
     platform (``fabrics`` decides only who is compared with whom).
     """
     names = [s.name for s in summaries]
-    parent: dict[str, str] = {}
-
-    def root(name: str) -> str:
-        while parent.setdefault(name, name) != name:
-            parent[name] = parent[parent[name]]
-            name = parent[name]
-        return name
-
     topology = ctx.fabric.topology
     pairs = [(c.a.device, c.b.device) for c in topology.cables] if topology else []
     pairs += [(link.a.device, link.b.device) for link in ctx.fabric.links]
-    for a, b in pairs:
-        parent[root(a)] = root(b)
-    cabled = [name for name in names if name in parent]
-    if not cabled:
+    cabled = {end for pair in pairs for end in pair}
+    if not cabled.intersection(names):
         return dict.fromkeys(names, 0)
+    root = components(pairs)
     ids: dict[str, int] = {}
     out = {}
     for name in names:
-        key = root(name) if name in parent else ""
+        key = root(name) if name in cabled else ""
         out[name] = ids.setdefault(key, len(ids))
     return out
 

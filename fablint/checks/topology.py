@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Cable, Device, SourceRef, Topology
+from fablint.model import Cable, Device, SourceRef, Topology, components
 
 _NIC_INDEX = re.compile(r"^(?:mlx\d+_|eth|ib|ens\d+f|enp\d+s\d+f(?:\d+np)?|rdma|nic|hca-?)(\d+)$",
                         re.I)
@@ -92,25 +92,10 @@ def _other(cable: Cable, name: str) -> str:
     return cable.b.device if cable.a.device == name else cable.a.device
 
 
-def _components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
-    """Union-find over ``pairs``: returns each name's component representative."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        parent[find(a)] = find(b)
-    return find
-
-
 def _fabrics(topo: Topology) -> list[set[str]]:
     """Nodes joined by cables: one set per separate fabric in the inputs (a run may mix
     several, such as a front-end and a back-end network, which are judged apart)."""
-    find = _components((c.a.device, c.b.device) for c in topo.cables)
+    find = components((c.a.device, c.b.device) for c in topo.cables)
     groups: dict[str, set[str]] = defaultdict(set)
     for name in topo.nodes:
         groups[find(name)].add(name)
@@ -120,7 +105,7 @@ def _fabrics(topo: Topology) -> list[set[str]]:
 def _groups(nics: dict[str, list[tuple[int, str, Cable]]]
             ) -> list[dict[str, list[tuple[int, str, Cable]]]]:
     """Servers grouped by the leaves they share (connected through common leaves)."""
-    find = _components((host, "leaf:" + leaf)
+    find = components((host, "leaf:" + leaf)
                        for host, entries in nics.items() for _, leaf, _ in entries)
     groups: dict[str, dict[str, list[tuple[int, str, Cable]]]] = defaultdict(dict)
     for host, entries in nics.items():
@@ -355,7 +340,7 @@ class ClosMesh(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         for lower, upper in (("leaf", "spine"), ("spine", "super-spine")):
-            for group in _meshes(topo, lower, upper):
+            for group in topo.tier_groups(lower, upper):
                 yield from self._mesh(topo, group, lower, upper)
 
     def _mesh(self, topo: Topology, group: set[str], lower: str,
@@ -417,19 +402,6 @@ class ClosMesh(TopologyRule):
 
 def _plural(role: str) -> str:
     return {"leaf": "leaves"}.get(role, role + "s")
-
-
-def _meshes(topo: Topology, lower: str, upper: str) -> list[set[str]]:
-    """Groups whose ``lower`` switches should each reach every ``upper`` one: the switches of
-    two adjacent tiers joined by cables between those tiers (a pod of leaves and spines; a
-    plane of spines and super-spines). Pods of a three-tier fabric are judged apart."""
-    pairs = [(c.a.device, c.b.device) for c in topo.cables
-             if {topo.role(c.a.device), topo.role(c.b.device)} == {lower, upper}]
-    find = _components(pairs)
-    groups: dict[str, set[str]] = defaultdict(set)
-    for a, b in pairs:
-        groups[find(a)] |= {a, b}
-    return list(groups.values())
 
 
 @register
