@@ -114,3 +114,13 @@ def test_interleaving_lines_of_another_format(data: st.DataObject) -> None:
     if any(rule == "FAB005" for rule, *_ in found):
         original = {f[:3] for f in BASELINE["leaf1.cfg"]}
         assert original <= {f[:3] for f in found}
+
+
+def test_dump_header_lines_after_an_eos_export_leave_it_an_eos_export() -> None:
+    # found by the property above: two ibnetdiscover header lines scored as high as the
+    # whole EOS export, and the tie went to the dump (FAB001 and nothing of the config linted)
+    tail = b"switchguid=0xb83fd20300a1b2c0(b83fd20300a1b2c0)\nvendid=0x2c9\n"
+    found = _lint("leaf1.cfg", EOS + tail)
+    parse = [f for f in found if f[0] in PARSE_RULES]
+    assert [f[0] for f in parse] == ["FAB005"]  # the foreign lines, said once
+    _kept_or_said("leaf1.cfg", [f for f in found if f[0] != "FAB005"])

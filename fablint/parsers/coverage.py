@@ -43,7 +43,10 @@ def coverage_problems(path: str, text: str, fmt: str, result: ParseResult) -> li
                 f"{_lines(n)} of {lines} ({_share(n, lines)}) do not look like {vendor} "
                 f"configuration (the first at line {result.first_foreign}) and were passed over: "
                 "a table or document pasted into the file? The lines around them were read")))
-        out += _cut(path, text, fmt)
+        cut = _cut(path, text, fmt)
+        if out and cut and _only_foreign_after(cut[0], text, result):
+            cut = []  # the lines after 'end' are the foreign ones already said: said once
+        out += cut
     elif fmt in UNKNOWN_SHARE:
         n = result.unknown_lines
         if n >= MIN_UNKNOWN and n / lines >= UNKNOWN_SHARE[fmt]:
@@ -79,6 +82,14 @@ def _cut(path: str, text: str, fmt: str) -> list[ParseProblem]:
             f"the running-config stops inside line {last_line} (no line end): the file is "
             "truncated, and a block cut short is read only as far as it goes"))]
     return []
+
+
+def _only_foreign_after(cut: ParseProblem, text: str, result: ParseResult) -> bool:
+    """Are the lines that ``cut`` says follow EOS's ``end`` all foreign lines?"""
+    if cut.line is None or result.first_foreign is None or result.first_foreign < cut.line:
+        return False
+    after = sum(1 for line in text.splitlines()[cut.line - 1:] if line.strip())
+    return after <= result.foreign_lines
 
 
 def _partial(path: str, line: int | None, message: str) -> ParseProblem:

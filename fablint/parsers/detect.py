@@ -55,20 +55,20 @@ def _first_line(text: str) -> str:
 
 def _sniff(window: str, yaml_head: bool) -> Parser | None:
     """The parser most confident about ``window`` (at least MIN_CONFIDENCE), if any."""
-    best = (0, "")
+    best = (0, False, "")  # a running-config wins a tie: a pasted table's lines are FAB005
     for name, parser in PARSERS.items():
         if yaml_head and name not in YAML_LIKE_FORMATS:
             continue
         score = parser.sniff(window)
         if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
             if name not in RUNNING_CONFIGS and best[0] >= MIN_CONFIDENCE and \
-                    best[1] in RUNNING_CONFIGS:
+                    best[2] in RUNNING_CONFIGS:
                 # a running-config with a table or dump pasted into it is a running-config
                 # (the pasted lines are reported, FAB005); no table or dump file scores as one
-                return PARSERS[best[1]]
+                return PARSERS[best[2]]
             return parser
-        best = max(best, (score, name))
-    return PARSERS[best[1]] if best[0] >= MIN_CONFIDENCE else None
+        best = max(best, (score, name in RUNNING_CONFIGS, name))
+    return PARSERS[best[2]] if best[0] >= MIN_CONFIDENCE else None
 
 
 def _sniff_further(text: str, yaml_head: bool) -> Parser | None:

@@ -40,6 +40,7 @@ EOS_LOOPBACK_MTU = 65535
 # Signals of an EOS configuration; see EosParser.sniff(). Strong ones that sit near the top of a
 # running-config come first: the sniff stops testing once the score is certain.
 _STRONG = (
+    "! Command: show running-config",  # EOS's export header (NX-OS writes '!Command:')
     "flash:/EOS",
     "(DCS-",
     "!RANCID-CONTENT-TYPE: arista",
