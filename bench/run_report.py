@@ -38,14 +38,15 @@ def in_process(out: Path) -> None:
                               topology=True, digest=digest))
     linted = time.perf_counter()
     gc.disable()  # as the command does (fablint.parallel.gc_paused)
+    cpu0 = time.process_time()
     sheet = datasheet.build(result.fabric.topology, result.fabric, result.digests, policy)
-    built = time.perf_counter()
+    built, cpu1 = time.perf_counter(), time.process_time()
     page = html.render(sheet, result.fabric.topology, result.findings, result.digests)
-    rendered = time.perf_counter()
+    rendered, cpu2 = time.perf_counter(), time.process_time()
     print(f"in process: lint with digests {linted - start:.2f} s, datasheet "
-          f"{built - linted:.2f} s, HTML {rendered - built:.2f} s "
-          f"({len(page) / 1e6:.1f} MB, {len(result.findings)} findings, "
-          f"{len(result.digests)} devices)")
+          f"{built - linted:.2f} s ({cpu1 - cpu0:.2f} s CPU), HTML {rendered - built:.2f} s "
+          f"({cpu2 - cpu1:.2f} s CPU; {len(page) / 1e6:.1f} MB, {len(result.findings)} "
+          f"findings, {len(result.digests)} devices)")
 
 
 def main() -> None:

@@ -15,7 +15,8 @@ class ThreeTier:
     """A rail-optimised three-tier NDR fat tree: ``pods`` pods of ``rails`` rail leaves and
     ``spines`` spines each, ``supers`` super-spines; ``servers`` per pod with one NIC per rail
     (NIC i on the pod's leaf i); ``leaf_spine`` cables between each leaf and each spine of its
-    pod, ``spine_super`` between each spine and each super-spine."""
+    pod, ``spine_super`` between each spine and each super-spine; the first ``narrow``
+    leaf-spine cables train at 1x (three lanes lost: IB001)."""
 
     pods: int = 2
     rails: int = 2
@@ -24,6 +25,7 @@ class ThreeTier:
     servers: int = 4
     leaf_spine: int = 1
     spine_super: int = 1
+    narrow: int = 0
 
     def ibnetdiscover(self) -> str:
         """The fabric as ``ibnetdiscover`` prints it (rdma-core's layout: tabs, ``4xNDR``)."""
@@ -38,10 +40,14 @@ class ThreeTier:
             names[name] = (name, guid)
             return name
 
-        def cable(a: str, b: str) -> None:
+        narrow: set[tuple[str, int]] = set()
+
+        def cable(a: str, b: str, width: int = 4) -> None:
             pa, pb = len(ports[a]) + 1, len(ports[b]) + 1
             ports[a][pa] = (b, pb)
             ports[b][pb] = (a, pa)
+            if width == 1:
+                narrow.update(((a, pa), (b, pb)))
 
         supers = [switch(f"ss{n + 1:02d}") for n in range(self.supers)]
         server = 0
@@ -58,7 +64,7 @@ class ThreeTier:
             for leaf in leaves:
                 for spine in spines:
                     for _ in range(self.leaf_spine):
-                        cable(leaf, spine)
+                        cable(leaf, spine, 1 if len(narrow) < 2 * self.narrow else 4)
             for spine in spines:
                 for top in supers:
                     for _ in range(self.spine_super):
@@ -78,12 +84,13 @@ class ThreeTier:
                         f'Ca\t1 "H-{g:016x}"\t\t# "{desc}"']
             for port, (peer, back) in sorted(ports[key].items()):
                 pdesc, pg = names[peer]
+                trained = "1xNDR" if (key, port) in narrow else "4xNDR"
                 peer_switch = " mlx5_" not in peer
                 ref = f'"S-{pg:016x}"[{back}]' if peer_switch else \
                     f'"H-{pg:016x}"[{back}]({pg + 1:x})'
                 if is_switch:
-                    out.append(f'[{port}]\t{ref}\t\t# "{pdesc}" lid {lid[peer]} 4xNDR')
+                    out.append(f'[{port}]\t{ref}\t\t# "{pdesc}" lid {lid[peer]} {trained}')
                 else:
                     out.append(f'[{port}]({g + 1:x}) \t{ref}\t\t# lid {lid[key]} lmc 0 '
-                               f'"{pdesc}" lid {lid[peer]} 4xNDR')
+                               f'"{pdesc}" lid {lid[peer]} {trained}')
         return "\n".join(out) + "\n"

@@ -253,6 +253,23 @@ def test_a_snapshot_lints_like_a_config_repo(mixed_run: tuple[Any, Path]) -> Non
     assert result.findings == [] and result.exit_code == 0
 
 
+def test_a_fresh_snapshot_renders_as_the_html_report(mixed_run: tuple[Any, Path],
+                                                     tmp_path: Path) -> None:
+    """``fablint report`` on what ``fablint collect`` just saved: a section per collected
+    device (named as the manifest names it) with its vendor, and the password (planted in
+    leaf1's SNMP community) nowhere in the HTML."""
+    _, root = mixed_run
+    out = tmp_path / "fabric.html"
+    result = _cli(["report", str(root), "--output", str(out)])
+    assert result.returncode == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    for device, vendor in (("leaf1", "eos"), ("leaf2", "nxos"), ("leaf3", "sonic")):
+        assert f'<details class="devsec" id="dev-{device}"><summary>{device} ' \
+            f'<span class="muted">{vendor}' in page
+    assert PASSWORD not in page
+    assert "badpw" not in page and "manifest.json" not in page  # failed devices: no files
+
+
 def test_collect_and_lint_in_one_go(fabric: FakeFabric, tmp_path: Path) -> None:
     inventory = _write_inventory(fabric, tmp_path / "inv.yaml", ["leaf1", "leaf2", "leaf3"])
     known = _known_hosts(fabric, tmp_path / "known_hosts")

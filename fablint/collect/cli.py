@@ -39,6 +39,7 @@ class DriftFormat(StrEnum):
     text = "text"
     json = "json"
     markdown = "markdown"
+    html = "html"
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> typer.Exit:
@@ -287,6 +288,10 @@ def drift_command(
         text = drift_report.render_json(report)
     elif output_format == DriftFormat.markdown:
         text = drift_report.render_markdown(report)
+    elif output_format == DriftFormat.html:
+        from fablint.report.drift_html import render_html
+
+        text = render_html(report)
     else:
         use_color = output is None and main_cli._color(color)
         width = Console().width if use_color else 100

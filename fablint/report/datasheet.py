@@ -56,8 +56,23 @@ class LinkRate(BaseModel):
     cables: int
 
 
+class LinkWidth(BaseModel):
+    """InfiniBand cables between two tiers that train at one width and speed."""
+
+    tiers: str
+    width: int
+    """Active width in lanes (``1`` for a 4x port that lost three lanes)."""
+    speed: str
+    """Active speed generation (``NDR``)."""
+    cables: int
+    degraded: bool = False
+    """Narrower or slower than most cables of the tier (IB001 says which and why)."""
+
+
 class Links(Fact):
     rates: list[LinkRate] = Field(default_factory=list)
+    widths: list[LinkWidth] = Field(default_factory=list)
+    """InfiniBand cables per tier pair, active width and speed (from the dumps' link columns)."""
 
 
 class Counts(Fact):
@@ -288,14 +303,26 @@ def _pair(roles: dict[str, str], a: str, b: str) -> str:
 
 def _links(topo: Topology, fabric: Fabric, roles: dict[str, str]) -> Links:
     ib_label: dict[int, Counter[str]] = defaultdict(Counter)
+    trained: dict[tuple[str, int | None], tuple[int, str, int]] = {}
+    """An IB dump's link line -> (width, speed, lane rate): the dumps name nodes by GUID, the
+    cables by description, and a cable keeps the lines it was joined from."""
     for link in fabric.links:
         speed = link.a_speed or link.b_speed
         info = IB_SPEEDS.get(speed or "")
         if info and link.width:
             ib_label[info.lane_mbps * link.width][f"{link.width}x {info.name}"] += 1
+            if link.src is not None:
+                trained[(link.src.file, link.src.line)] = (link.width, info.name,
+                                                           info.lane_mbps)
     groups: Counter[tuple[str, int | None]] = Counter()
+    widths: Counter[tuple[str, int, str, int]] = Counter()
     for cable in topo.cables:
-        groups[(_pair(roles, cable.a.device, cable.b.device), cable.speed_mbps)] += 1
+        pair = _pair(roles, cable.a.device, cable.b.device)
+        groups[(pair, cable.speed_mbps)] += 1
+        got = next((t for ref in cable.sources if (t := trained.get((ref.file, ref.line)))),
+                   None) if trained else None
+        if got is not None:
+            widths[(pair, *got)] += 1
     order = {"host-leaf": 0, "leaf-spine": 1, "spine-super-spine": 2}
     rates = []
     for (tiers, rate), n in sorted(groups.items(),
@@ -308,9 +335,27 @@ def _links(topo: Topology, fabric: Fabric, roles: dict[str, str]) -> Links:
         else:
             generation = f"{rate / 1000:g}GbE" if rate >= 1000 else f"{rate}Mb Ethernet"
         rates.append(LinkRate(tiers=tiers, rate_mbps=rate, generation=generation, cables=n))
-    return Links(rates=rates, source="each cable's rate is the slower end's configured port "
-                 "speed, else the speed the LLDP table or IB dump reports (IB: active width x "
+    return Links(rates=rates, widths=_widths(widths, order),
+                 source="each cable's rate is the slower end's configured port speed, "
+                 "else the speed the LLDP table or IB dump reports (IB: active width x "
                  "generation); tiers from fablint's cabling roles")
+
+
+def _widths(groups: Counter[tuple[str, int, str, int]], order: dict[str, int]
+            ) -> list[LinkWidth]:
+    """Per tier pair, the cables of each width and speed; a group narrower or slower than the
+    tier's most common one is degraded (a damaged cable trains at 1x and stays up)."""
+    usual: dict[str, tuple[int, str, int]] = {}
+    for (pair, *trained), _n in sorted(groups.items(), key=lambda kv: -kv[1]):
+        usual.setdefault(pair, tuple(trained))  # type: ignore[arg-type]
+    out = []
+    for (pair, width, speed, rank), n in sorted(
+            groups.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][0], -kv[0][1],
+                                            -kv[0][3])):
+        best_width, _, best_rank = usual[pair]
+        out.append(LinkWidth(tiers=pair, width=width, speed=speed, cables=n,
+                             degraded=width < best_width or rank < best_rank))
+    return out
 
 
 def _counts(topo: Topology) -> tuple[Counts, dict[str, int]]:

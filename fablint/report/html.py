@@ -10,17 +10,19 @@ opens anywhere, offline, and can be attached to a ticket.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from html import escape
 
-from fablint import __version__
 from fablint.checks import REGISTRY
 from fablint.findings import Finding
-from fablint.model import Cable, Topology
+from fablint.model import Cable, Topology, ib_rate_mbps
 from fablint.report.datasheet import Datasheet, gbps, ratio_text, rows
 from fablint.report.digest import DeviceDigest
+from fablint.report.html_shell import html_id as _id
+from fablint.report.html_shell import page
 
 DETAIL_LIMIT = 64
 """Above this many switches the drawing shows one box per pod and tier; each pod is drawn in
@@ -28,32 +30,6 @@ full inside its own expandable section."""
 ROW_LIMIT = 16
 """Boxes per row of a detailed drawing; a larger tier wraps."""
 SPEED_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
-
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2330;
-background:#f6f7f9;font-size:14px}
-header{background:#1d2330;color:#fff;padding:14px 24px}header h1{margin:0;font-size:20px}
-header .sub{opacity:.8;font-size:13px}nav a{color:#cfe0ff;margin-right:14px}
-main{padding:8px 24px 40px}section{background:#fff;border:1px solid #dde1e7;border-radius:6px;
-margin:16px 0;padding:12px 16px}h2{font-size:17px;margin:4px 0 10px}h3{font-size:15px}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;
-padding:4px 8px;border-bottom:1px solid #eceef2;overflow-wrap:anywhere}
-th{background:#f0f2f5;font-weight:600}
-td.src{color:#5b6575;font-size:12px;max-width:520px}td.num{text-align:right}
-.sev{font-weight:600;border-radius:3px;padding:1px 6px;font-size:12px}
-.sev-error{background:#fde2e2;color:#a00}.sev-warning{background:#fff1d6;color:#8a5a00}
-.sev-info{background:#e3edff;color:#1d4ea8}pre{background:#f6f8fa;padding:6px;margin:4px 0;
-overflow:auto;font-size:12px;white-space:pre-wrap}.filters{display:flex;gap:12px;flex-wrap:wrap;margin-bottom:8px}
-.filters label{font-size:12px;color:#5b6575}.filters select{display:block;min-width:140px}
-tr.hidden{display:none}.yes{color:#176b2c;font-weight:600}.no{color:#a00;font-weight:600}
-svg text{font-family:system-ui,sans-serif}.node rect{fill:#eef4ff;stroke:#446}
-.node.host rect{fill:#f2f2f2}.node.bad rect{fill:#fde2e2;stroke:#d00;stroke-width:2}
-.cable.bad{stroke:#d00;stroke-width:3}details summary{cursor:pointer}
-.legend span{display:inline-block;margin-right:14px;font-size:12px}
-.swatch{display:inline-block;width:18px;height:4px;vertical-align:middle;margin-right:4px}
-.scroll{overflow-x:auto}.muted{color:#5b6575}.devsec{border-top:1px solid #eceef2;padding:6px 0}
-:target{outline:3px solid #f5b400}
-"""
 
 SCRIPT = """
 (function(){
@@ -83,6 +59,16 @@ SCRIPT = """
     while(el){if(el.tagName==='DETAILS'){el.open=true;}el=el.parentElement;}
   }
   window.addEventListener('hashchange',open);open();
+  document.querySelectorAll('.cable-link').forEach(function(g){
+    g.addEventListener('click',function(){
+      var ids=g.getAttribute('data-findings').split(' ');
+      rows.forEach(function(r){r.classList.remove('picked');});
+      var hidden=false;
+      ids.forEach(function(i){var r=document.getElementById(i);
+        if(r){r.classList.add('picked');hidden=hidden||r.classList.contains('hidden');}});
+      if(hidden){sels.forEach(function(s){s.value='';});apply();}
+    });
+  });
   document.querySelectorAll('[data-filter-device]').forEach(function(a){
     a.addEventListener('click',function(){
       var s=document.querySelector('select[name=device]');
@@ -100,11 +86,6 @@ def _esc(text: str) -> str:
     if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
         return escape(text)
     return text
-
-
-def _id(kind: str, name: str) -> str:
-    """An HTML id for a device or pod: letters, digits, ``-`` and ``_`` only."""
-    return f"{kind}-" + re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", name)
 
 
 def _why(rule_id: str) -> str:
@@ -130,36 +111,30 @@ def render(datasheet: Datasheet, topo: Topology | None, findings: list[Finding],
     counts = Counter(f.severity.value for f in findings)
     summary = ", ".join(f"{counts[s]} {s}{'s' if counts[s] != 1 else ''}"
                         for s in ("error", "warning", "info") if counts[s]) or "no findings"
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8"/>',
-        f"<title>{escape(title)}</title>",
-        '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
-        f"<style>{CSS}</style>", "</head>", "<body>",
-        f'<header><h1>{escape(title)}</h1><div class="sub">fablint {escape(__version__)} · '
-        f'{escape(datasheet.kind.kind)} · <span id="finding-total">{len(findings)}</span> '
-        f"findings ({escape(summary)})</div>"
-        '<nav><a href="#datasheet">Datasheet</a><a href="#plots">Plots</a>'
-        '<a href="#topology">Topology</a><a href="#findings-section">Findings</a>'
-        '<a href="#devices">Devices</a></nav></header>', "<main>",
-        _datasheet(datasheet), _plots(datasheet),
-        _topology(topo, findings, sections, placed) if topo is not None else "",
-        _findings(numbered, sections, placed),
-        _devices(devices, by_device, findings, topo, placed),
-        "</main>", f"<script>//<![CDATA[{SCRIPT}//]]></script>", "</body>", "</html>",
-    ]
-    return "\n".join(p for p in parts if p) + "\n"
+    cable_of: dict[int, str] = {}  # finding -> the id of its red cable in the drawing
+    body = [_datasheet(datasheet), _plots(datasheet),
+            _topology(topo, findings, sections, placed, cable_of) if topo is not None else "",
+            _findings(numbered, sections, placed, cable_of),
+            _devices(devices, by_device, findings, topo, placed)]
+    nav = [("datasheet", "Datasheet"), ("plots", "Plots")] + (
+        [("topology", "Topology")] if topo is not None else []) + [
+        ("findings-section", "Findings"), ("devices", "Devices")]
+    subtitle = (f'{escape(datasheet.kind.kind)} · <span id="finding-total">{len(findings)}'
+                f"</span> findings ({escape(summary)})")
+    return page(title, subtitle, nav, body, SCRIPT)
 
 
 def _datasheet(ds: Datasheet) -> str:
     out = ['<section id="datasheet"><h2>Fabric datasheet</h2><table>',
-           "<thead><tr><th>Figure</th><th>Value</th><th>Where it comes from</th></tr></thead>"
-           "<tbody>"]
+           '<thead><tr><th class="fig">Figure</th><th>Value</th><th>Where it comes from</th>'
+           "</tr></thead><tbody>"]
     for figure, value, source in rows(ds):
         slug = re.sub(r"[^a-z0-9]+", "-", figure.lower()).strip("-")
         cls = ""
         if figure == "Non-blocking" and ds.non_blocking.value is not None:
             cls = ' class="yes"' if ds.non_blocking.value else ' class="no"'
-        out.append(f'<tr id="ds-{slug}"><th>{escape(figure)}</th><td{cls}>{escape(value)}</td>'
+        out.append(f'<tr id="ds-{slug}"><th class="fig">{escape(figure)}</th><td{cls}>'
+                   f'{escape(value)}</td>'
                    f'<td class="src">{escape(source)}</td></tr>')
     out.append("</tbody></table></section>")
     return "\n".join(out)
@@ -171,19 +146,27 @@ def _plots(ds: Datasheet) -> str:
     if over:
         parts.append("<h3>Oversubscription per leaf</h3>" + _over_plot(over))
     if ds.links.rates:
-        parts.append("<h3>Cables per tier and rate</h3>" + _rate_plot(ds))
+        parts.append("<h3>Link speeds and widths per tier</h3>" + _rate_plot(ds))
     if len(parts) == 1:
         parts.append('<p class="muted">Nothing to plot: no cable with a known speed.</p>')
     parts.append("</section>")
     return "\n".join(parts)
 
 
+LABELLED_LEAVES = 48
+"""Up to this many leaves, each bar of the oversubscription plot carries the leaf's name."""
+
+
 def _over_plot(leaves: list) -> str:
     """One bar per leaf, worst first, with the 1:1 line; bars link to the leaf."""
     leaves = sorted(leaves, key=lambda r: -r.ratio)
-    width, height, left, bottom = 860, 220, 44, 24
+    named = len(leaves) <= LABELLED_LEAVES
+    longest = max(len(r.leaf) for r in leaves) if named else 0
+    width, left, right = 860, 44, 100
+    bottom = 24 + (min(longest, 24) * 5 if named else 0)
+    height = 200 + bottom
     top = max(max(r.ratio for r in leaves), 1.0) * 1.1
-    step = (width - left - 10) / len(leaves)
+    step = (width - left - right) / len(leaves)
     bar = min(max(step * 0.8, 0.6), 40)
 
     def y(v: float) -> float:
@@ -193,9 +176,9 @@ def _over_plot(leaves: list) -> str:
            f'width="{width}" height="{height}" role="img" '
            f'aria-label="oversubscription per leaf">']
     for tick in _ticks(top):
-        out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
-                   f'stroke="#eceef2"/><text x="{left - 4}" y="{y(tick) + 4:.1f}" '
-                   f'text-anchor="end" font-size="10">{tick:g}:1</text>')
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
+                   f'y2="{y(tick):.1f}" stroke="#eceef2"/><text x="{left - 4}" '
+                   f'y="{y(tick) + 4:.1f}" text-anchor="end" font-size="10">{tick:g}:1</text>')
     for n, r in enumerate(leaves):
         x = left + n * step
         colour = "#d33" if r.ratio > 1 + 1e-9 else "#4a7fd4"
@@ -204,12 +187,17 @@ def _over_plot(leaves: list) -> str:
                    f'height="{y(0) - y(r.ratio):.1f}" fill="{colour}"><title>'
                    f'{escape(r.leaf)}: {ratio_text(r.ratio)} ({gbps(r.host_mbps)} to hosts, '
                    f'{gbps(r.uplink_mbps)} up)</title></rect>')
-    out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(1):.1f}" y2="{y(1):.1f}" '
+        if named:
+            cx, cy = x + bar / 2, y(0) + 10
+            out.append(f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="10" text-anchor="end" '
+                       f'transform="rotate(-45 {cx:.1f} {cy:.1f})">{escape(r.leaf[:24])}</text>')
+    out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(1):.1f}" y2="{y(1):.1f}" '
                f'stroke="#176b2c" stroke-dasharray="4 3"/>'
-               f'<text x="{width - 12}" y="{y(1) - 3:.1f}" text-anchor="end" font-size="10" '
+               f'<text x="{width - right + 4}" y="{y(1) + 4:.1f}" font-size="10" '
                f'fill="#176b2c">non-blocking 1:1</text>')
-    out.append(f'<text x="{left}" y="{height - 6}" font-size="11">{len(leaves)} leaves, worst '
-               f"first</text></svg>")
+    out.append(f'<text x="{width - right + 4}" y="{height - 20}" font-size="11">'
+               f"{len(leaves)} leaves,</text><text x=\"{width - right + 4}\" "
+               f'y="{height - 6}" font-size="11">worst first</text></svg>')
     return "".join(out)
 
 
@@ -218,21 +206,66 @@ def _ticks(top: float) -> list[float]:
     return [i * step for i in range(int(top / step) + 1)]
 
 
+def _rate_rows(ds: Datasheet) -> list[tuple[str, str, int, int | None, str]]:
+    """(tiers, label, cables, rate, note) per bar: InfiniBand cables by active width and speed
+    (a degraded width shows as its own bar), Ethernet cables by rate; the note says why a bar
+    is below the rest of its tier."""
+    out = []
+    ib_tiers = {w.tiers for w in ds.links.widths}
+    for w in ds.links.widths:
+        rate = ib_rate_mbps(w.speed, w.width)
+        usual = next(u for u in ds.links.widths if u.tiers == w.tiers and not u.degraded)
+        note = (f"degraded: most {w.tiers} cables run {usual.width}x {usual.speed}"
+                if w.degraded else "")
+        out.append((w.tiers, f"{w.width}x {w.speed} ({gbps(rate)})", w.cables, rate, note))
+    usual_rate: dict[str, tuple[int, int | None]] = {}
+    for r in ds.links.rates:
+        if r.tiers not in usual_rate or r.cables > usual_rate[r.tiers][0]:
+            usual_rate[r.tiers] = (r.cables, r.rate_mbps)
+    for r in ds.links.rates:
+        if r.tiers in ib_tiers and r.rate_mbps is not None:
+            continue
+        most = usual_rate[r.tiers][1]
+        note = (f"slower than most {r.tiers} cables ({gbps(most)})"
+                if r.rate_mbps and most and r.rate_mbps < most else "")
+        out.append((r.tiers, r.generation or "unknown speed", r.cables, r.rate_mbps, note))
+    order = {"host-leaf": 0, "leaf-spine": 1, "spine-super-spine": 2}
+    return sorted(out, key=lambda row: (order.get(row[0], 9), row[0], -(row[3] or 0)))
+
+
 def _rate_plot(ds: Datasheet) -> str:
-    rates = ds.links.rates
-    width, row = 860, 22
-    most = max(r.cables for r in rates)
-    left = 290
-    out = [f'<svg id="plot-rates" width="{width}" '
-           f'height="{row * len(rates) + 10}" role="img" aria-label="cables per tier and rate">']
-    for n, r in enumerate(rates):
-        y = 5 + n * row
-        w = (width - left - 60) * r.cables / most
-        label = f"{r.tiers}: {r.generation or 'unknown speed'}"
-        out.append(f'<text x="{left - 6}" y="{y + 14}" text-anchor="end" font-size="12">'
-                   f'{escape(label)}</text><rect x="{left}" y="{y + 3}" width="{max(w, 1):.1f}" '
-                   f'height="{row - 8}" fill="{_colour(r.rate_mbps, ds)}"/>'
-                   f'<text x="{left + w + 4:.1f}" y="{y + 14}" font-size="12">{r.cables}</text>')
+    """Cables per pair of tiers and rate; InfiniBand per active width and speed, so a link
+    that trained at 1x stands out in red beside its tier's 4x bar."""
+    rows_ = _rate_rows(ds)
+    width, row, left, gap = 860, 22, 150, 12
+    most = max(r[2] for r in rows_)
+    tiers = list(dict.fromkeys(r[0] for r in rows_))
+    height = row * (len(rows_) + len(tiers)) + gap * len(tiers) + 10
+    out = [f'<svg id="plot-rates" width="{width}" height="{height}" role="img" '
+           f'aria-label="link speeds and widths per tier">']
+    y, last = 5.0, None
+    for tiers_, label, cables, rate, note in rows_:
+        if tiers_ != last:
+            if last is not None:
+                y += gap
+                out.append(f'<line x1="0" x2="{width}" y1="{y - gap / 2:.1f}" '
+                           f'y2="{y - gap / 2:.1f}" stroke="#eceef2"/>')
+            out.append(f'<text x="0" y="{y + 14:.1f}" font-size="12" font-weight="600">'
+                       f"{escape(tiers_)} cables</text>")
+            last = tiers_
+            y += row
+        w = max((width - left - 330) * cables / most, 2)
+        colour = "#d33" if note.startswith("degraded") else "#e08a00" if note else \
+            _colour(rate, ds)
+        red = ' fill="#a00"' if note else ""
+        out.append(f'<g class="rate{" degraded" if note else ""}" data-tiers="{escape(tiers_)}" '
+                   f'data-label="{escape(label)}" data-cables="{cables}">'
+                   f'<text x="{left - 6}" y="{y + 14:.1f}" text-anchor="end" font-size="12">'
+                   f'{escape(label)}</text><rect x="{left}" y="{y + 3:.1f}" width="{w:.1f}" '
+                   f'height="{row - 8}" fill="{colour}"/><text x="{left + w + 4:.1f}" '
+                   f'y="{y + 14:.1f}" font-size="12"{red}>'
+                   f"{cables}{escape(' · ' + note) if note else ''}</text></g>")
+        y += row
     out.append("</svg>")
     return "".join(out)
 
@@ -252,7 +285,9 @@ def _colour(rate: int | None, ds: Datasheet | None = None, speeds: list[int] | N
 # -- topology drawing --------------------------------------------------------------------------
 
 def _cable_findings(topo: Topology, findings: list[Finding]) -> dict[int, list[int]]:
-    """Cable index -> findings about one of its ports (the cables drawn in red)."""
+    """Cable index -> findings about one of its ports (``Ethernet1/1``, an IB dump's ``port
+    16``): the cables drawn in red. A finding's line is no key: a device-wide finding points
+    at the device's first port line in an IB dump."""
     ends: dict[tuple[str, str], int] = {}
     for n, cable in enumerate(topo.cables):
         ends[(cable.a.device, cable.a.interface)] = n
@@ -260,7 +295,7 @@ def _cable_findings(topo: Topology, findings: list[Finding]) -> dict[int, list[i
     out: dict[int, list[int]] = defaultdict(list)
     for n, f in enumerate(findings):
         for obj in [f.object, *f.objects]:
-            index = ends.get((f.device or "", obj or ""))
+            index = ends.get((f.device or "", (obj or "").removeprefix("port ")))
             if index is not None and n not in out[index]:
                 out[index].append(n)
     return out
@@ -279,7 +314,7 @@ def _natural(name: str) -> tuple[object, ...]:
 
 
 def _topology(topo: Topology, findings: list[Finding], sections: set[str],
-              placed: dict[str, str]) -> str:
+              placed: dict[str, str], cable_of: dict[int, str]) -> str:
     switches = [n for n in topo.nodes.values() if n.role not in ("host", "unknown")]
     speeds = sorted({c.speed_mbps for c in topo.cables if c.speed_mbps}, reverse=True)
     legend = ['<div class="legend">'] + [
@@ -297,12 +332,15 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str],
     if len(switches) <= DETAIL_LIMIT:
         names = {n.name for n in topo.nodes.values()}
         out.append(_drawing(topo, names, faulty, bad_cables, sections, speeds, "topo-all",
-                            placed=placed))
+                            placed=placed, cable_of=cable_of))
     elif len(pods) < 2:
         out.append(_grouped(topo, {n.name for n in topo.nodes.values()}, faulty, bad_cables,
-                            sections, speeds, "topo-groups", placed=placed))
+                            sections, speeds, "topo-groups", placed=placed,
+                            cable_of=cable_of))
     else:
-        out.append(_pod_overview(topo, pods, faulty, speeds))
+        labels = _pod_labels(topo, pods)
+        pods.sort(key=lambda p: _natural(labels[p]))
+        out.append(_pod_overview(topo, pods, faulty, labels))
         for pod in pods:
             members = {n.name for n in topo.nodes.values()
                        if n.pod == pod and n.role not in ("host", "unknown")}
@@ -314,29 +352,47 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str],
             hosts = {o for m in members for c in topo.cables_of(m)
                      if topo.role(o := (c.b.device if c.a.device == m else c.a.device)) == "host"}
             out.append(
-                f'<details id="{_id("pod", str(pod))}"><summary>Pod {pod}: '
+                f'<details id="{_id("pod", str(pod))}"><summary>'
+                f"{escape(labels[pod].capitalize())}: "
                 f"{sum(1 for m in members if topo.role(m) == 'spine')} spines, "
                 f"{sum(1 for m in members if topo.role(m) == 'leaf')} leaves, {len(hosts)} "
                 f"hosts{f', {bad} findings' if bad else ''}</summary>"
                 + (_drawing if len(members) + len(tops) <= DETAIL_LIMIT else _grouped)(
                     topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
-                    _id("topo-pod", str(pod)), placed=placed)
+                    _id("topo-pod", str(pod)), placed=placed, cable_of=cable_of)
                 + "</details>")
     out.append("</div></section>")
     return "\n".join(out)
 
 
+def _pod_labels(topo: Topology, pods: list[int]) -> dict[int, str]:
+    """``pod p1-*`` when each pod's switches share a name prefix of their own (the names are
+    what people know), else fablint's number, ``pod 0``."""
+    names: dict[int, list[str]] = defaultdict(list)
+    for node in topo.nodes.values():
+        if node.pod is not None and node.role in ("leaf", "spine"):
+            names[node.pod].append(node.name)
+    prefixes = {}
+    for pod in pods:
+        common = os.path.commonprefix(names.get(pod) or [""])  # noqa: RUF071 - names
+        cut = max(common.rfind(c) for c in "-_.")
+        prefixes[pod] = common[:cut + 1] if cut > 0 else ""
+    distinct = len(set(prefixes.values())) == len(pods) and all(prefixes.values())
+    return {pod: f"pod {prefixes[pod]}*" if distinct else f"pod {pod}" for pod in pods}
+
+
 def _pod_overview(topo: Topology, pods: list[int], faulty: dict[str, list[int]],
-                  speeds: list[int]) -> str:
+                  labels: dict[int, str]) -> str:
     """Super-spines on top, one column per pod (spines above leaves above hosts), boxes
-    summarising each pod's tiers; a click opens the pod's full drawing."""
+    summarising each pod's tiers; a click opens the pod's full drawing. Rows of pods hang off
+    a bus line from the super-spines drawn behind the boxes, so no line crosses a pod."""
     per_pod: dict[int, Counter[str]] = defaultdict(Counter)
-    bad: Counter[int] = Counter()
+    bad: dict[int, Counter[str]] = defaultdict(Counter)
     hosts: dict[int, set[str]] = defaultdict(set)
     for node in topo.nodes.values():
         if node.pod is not None:
             per_pod[node.pod][node.role] += 1
-            bad[node.pod] += len(faulty.get(node.name, []))
+            bad[node.pod][node.role] += len(faulty.get(node.name, []))
             if node.role == "leaf":
                 hosts[node.pod].update(
                     o for c in topo.cables_of(node.name)
@@ -344,39 +400,56 @@ def _pod_overview(topo: Topology, pods: list[int], faulty: dict[str, list[int]],
                     == "host")
     for pod, members in hosts.items():
         per_pod[pod]["host"] = len(members)
+        bad[pod]["host"] = sum(len(faulty.get(h, [])) for h in members)
     supers = sorted((n.name for n in topo.nodes.values() if n.role == "super-spine"),
                     key=_natural)
-    col, box_w, box_h = 120, 108, 40
-    per_row = 12
+    col, box_w, box_h, row_h = 124, 112, 40, 200
+    count = -(-len(pods) // 12)  # rows of at most 12 pods, as even as can be
+    per_row = -(-len(pods) // count)
     rows_ = [pods[i:i + per_row] for i in range(0, len(pods), per_row)]
     width = max(len(r) for r in rows_) * col + 40
-    height = 70 + len(rows_) * 170
-    out = [f'<svg id="topo-overview" width="{width}" '
-           f'height="{height}" font-size="11">']
+    height = 80 + len(rows_) * row_h
+    lines: list[str] = []
+    boxes: list[str] = []
     sbad = sum(len(faulty.get(s, [])) for s in supers)
-    out.append(f'<g class="node{" bad" if sbad else ""}"><rect x="20" y="10" '
-               f'width="{width - 40}" height="{box_h}" rx="5"/><text x="{width / 2:.0f}" '
-               f'y="34" text-anchor="middle">{len(supers)} super-spines'
-               f'{f" ({sbad} findings)" if sbad else ""}</text></g>')
+    if supers:
+        boxes.append(f'<g class="node{" bad" if sbad else ""}"><rect x="20" y="10" '
+                     f'width="{width - 40}" height="{box_h}" rx="5"/><text x="{width / 2:.0f}" '
+                     f'y="34" text-anchor="middle">{len(supers)} super-spines'
+                     f'{f" ({sbad} findings)" if sbad else ""}</text></g>')
+        lines.append(f'<line x1="10" y1="30" x2="20" y2="30" stroke="#99a"/><line x1="10" '
+                     f'y1="30" x2="10" y2="{80 + (len(rows_) - 1) * row_h - 15}" stroke="#99a"/>')
     for r, row in enumerate(rows_):
+        y = 80 + r * row_h
+        if supers:
+            end = 20 + (len(row) - 1) * col + box_w / 2
+            lines.append(f'<line x1="10" y1="{y - 15}" x2="{end}" y2="{y - 15}" '
+                         'stroke="#99a"/>')
         for c, pod in enumerate(row):
             x = 20 + c * col
-            y = 80 + r * 170
             counts = per_pod[pod]
             href = "#" + _id("pod", str(pod))
-            out.append(f'<line x1="{x + box_w / 2}" y1="50" x2="{x + box_w / 2}" y2="{y}" '
-                       f'stroke="#ccc"/>')
+            mid = x + box_w / 2
+            if supers:
+                lines.append(f'<line x1="{mid}" y1="{y - 15}" x2="{mid}" y2="{y}" '
+                             f'stroke="#99a"/>')
+            lines.append(f'<line x1="{mid}" y1="{y + box_h}" x2="{mid}" y2="{y + 100}" '
+                         f'stroke="#99a"/>')
             for k, (role, label) in enumerate((("spine", "spines"), ("leaf", "leaves"),
                                                ("host", "hosts"))):
-                cls = "node" + (" host" if role == "host" else "") + \
-                    (" bad" if bad[pod] and role == "leaf" else "")
-                out.append(f'<a href="{href}"><g class="{cls}"><rect x="{x}" y="{y + k * 50}" '
-                           f'width="{box_w}" height="{box_h}" rx="5"/><text x="{x + box_w / 2}" '
-                           f'y="{y + k * 50 + 16}" text-anchor="middle">pod {pod}</text>'
-                           f'<text x="{x + box_w / 2}" y="{y + k * 50 + 31}" '
-                           f'text-anchor="middle">{counts[role]} {label}</text></g></a>')
-    out.append("</svg>")
-    return "".join(out)
+                n_bad = bad[pod][role]
+                cls = "node" + (" host" if role == "host" else "") + (" bad" if n_bad else "")
+                boxes.append(
+                    f'<a href="{href}"><g class="{cls}" data-pod="{pod}"><rect x="{x}" '
+                    f'y="{y + k * 50}" width="{box_w}" height="{box_h}" rx="5"/>'
+                    f'<text x="{mid}" y="{y + k * 50 + 16}" text-anchor="middle">'
+                    f"{escape(labels[pod][:20])}</text>"
+                    f'<text x="{mid}" y="{y + k * 50 + 31}" text-anchor="middle">'
+                    f"{counts[role]} {label}</text><title>{escape(labels[pod])}: "
+                    f"{counts[role]} {label}{f', {n_bad} findings' if n_bad else ''}; click to "
+                    "draw the pod</title></g></a>")
+    return (f'<svg id="topo-overview" width="{width}" height="{height}" font-size="11">'
+            + "".join(lines) + "".join(boxes) + "</svg>")
 
 
 def _host_groups(topo: Topology, names: set[str]) -> dict[str, list[str]]:
@@ -394,7 +467,8 @@ def _host_groups(topo: Topology, names: set[str]) -> dict[str, list[str]]:
 def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
              bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
              svg_id: str, limit_hosts: bool = True,
-             placed: dict[str, str] | None = None) -> str:
+             placed: dict[str, str] | None = None, cable_of: dict[int, str] | None = None
+             ) -> str:
     """Tiers top to bottom, hosts grouped under the leaf they hang off; cables aggregated per
     pair of boxes and coloured by speed, red (and linked to the finding) when one has a finding."""
     rows_: list[list[tuple[str, str, str]]] = []  # (key, label, role)
@@ -446,11 +520,7 @@ def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
         line = (f'<line x1="{ax + box_w / 2:.1f}" y1="{ay + box_h:.1f}" x2="{bx + box_w / 2:.1f}" '
                 f'y2="{by:.1f}"')
         if bad:
-            ends = "; ".join(f"{c.a.device} {c.a.interface} - {c.b.device} {c.b.interface}"
-                             for m, c in zip(members, cables, strict=True) if m in bad_cables)
-            bad_lines.append(f'<a href="#f-{bad[0]}"><g class="cable-link" data-finding='
-                             f'"f-{bad[0]}">{line} class="cable bad" data-cable="{escape(ends)}">'
-                             f"<title>{escape(ends)}: {len(bad)} finding(s)</title></line></g></a>")
+            bad_lines.append(_bad_cable(line, svg_id, members, topo, bad_cables, cable_of))
         else:
             lines.append(f'{line} stroke="{_colour(rate, speeds=speeds)}" stroke-width="1" '
                          f'stroke-opacity="{0.35 if len(edges) > 300 else 0.8}"><title>{title}'
@@ -479,7 +549,8 @@ def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
 
 def _grouped(topo: Topology, names: set[str], faulty: dict[str, list[int]],
              bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
-             svg_id: str, placed: dict[str, str] | None = None) -> str:
+             svg_id: str, placed: dict[str, str] | None = None,
+             cable_of: dict[int, str] | None = None) -> str:
     """Too many switches to draw one by one: switches that look alike (same tier, same rail,
     same number of cables down and up) are one box, their hosts another; cables aggregated per
     pair of boxes. Each box lists its members (linked to their sections) below the drawing."""
@@ -553,11 +624,7 @@ def _grouped(topo: Topology, names: set[str], faulty: dict[str, list[int]],
                 f'x2="{bx + box_w / 2:.1f}" y2="{by:.1f}"')
         title = f"{len(cables)} cables at {gbps(rate)}"
         if bad:
-            ends = "; ".join(f"{c.a.device} {c.a.interface} - {c.b.device} {c.b.interface}"
-                             for c in (topo.cables[m] for m in cables if m in bad_cables))
-            bad_lines.append(f'<a href="#f-{bad[0]}"><g class="cable-link" data-finding='
-                             f'"f-{bad[0]}">{line} class="cable bad" data-cable="{escape(ends)}">'
-                             f"<title>{escape(ends)}: {len(bad)} finding(s)</title></line></g></a>")
+            bad_lines.append(_bad_cable(line, svg_id, cables, topo, bad_cables, cable_of))
         else:
             width_ = min(1 + len(cables) / 64, 6)
             out.append(f'{line} stroke="{_colour(rate, speeds=speeds)}" '
@@ -599,6 +666,26 @@ def _grouped(topo: Topology, names: set[str], faulty: dict[str, list[int]],
     return "".join(out) + "".join(lists)
 
 
+def _bad_cable(line: str, svg_id: str, members: list[int], topo: Topology,
+               bad_cables: dict[int, list[int]], cable_of: dict[int, str] | None) -> str:
+    """A red line for cables with findings: a link to the first finding, the others listed in
+    ``data-findings`` (the script marks them all), a wide invisible twin to make it easy to
+    hit, and an id the findings link back to."""
+    bad = [m for m in members if m in bad_cables]
+    found = list(dict.fromkeys(f for m in bad for f in bad_cables[m]))
+    ident = _id(svg_id, f"c{bad[0]}")
+    if cable_of is not None:
+        for f in found:
+            cable_of.setdefault(f, ident)
+    ends = "; ".join(f"{c.a.device} {c.a.interface} - {c.b.device} {c.b.interface}"
+                     for c in (topo.cables[m] for m in bad))
+    rows = " ".join(f"f-{f}" for f in found)
+    return (f'<a href="#f-{found[0]}"><g class="cable-link" id="{ident}" data-findings="{rows}">'
+            f'{line} class="hit"/>{line} class="cable bad" data-cable="{escape(ends)}">'
+            f"<title>{escape(ends)}: {len(found)} finding{'s' if len(found) != 1 else ''}"
+            "</title></line></g></a>")
+
+
 def _plural_role(role: str) -> str:
     return "leaves" if role == "leaf" else role + ("es" if role.endswith("switch") else "s")
 
@@ -613,7 +700,7 @@ def _options(name: str, label: str, values: Iterable[str]) -> str:
 
 
 def _findings(numbered: list[tuple[int, Finding]], sections: set[str],
-              placed: dict[str, str]) -> str:
+              placed: dict[str, str], cable_of: dict[int, str]) -> str:
     fs = [f for _, f in numbered]
     out = ['<section id="findings-section"><h2>Findings</h2><div class="filters">',
            _options("severity", "Severity", (f.severity.value for f in fs)),
@@ -621,8 +708,8 @@ def _findings(numbered: list[tuple[int, Finding]], sections: set[str],
            _options("device", "Device", (f.device or "-" for f in fs)),
            _options("file", "File", (f.file or "-" for f in fs)),
            f'</div><p><span id="shown-count">{len(fs)}</span> of {len(fs)} findings shown</p>',
-           '<table id="findings"><thead><tr><th>Severity</th><th>Rule</th><th>Device</th>'
-           "<th>Where</th><th>Message, why and fix</th></tr></thead><tbody>"]
+           '<table id="findings"><thead><tr><th class="nw">Severity</th><th>Rule</th>'
+           "<th>Device</th><th>Where</th><th>Message, why and fix</th></tr></thead><tbody>"]
     whys: dict[str, str] = {}
     for n, f in numbered:
         why = whys.setdefault(f.rule, _why(f.rule))
@@ -630,7 +717,10 @@ def _findings(numbered: list[tuple[int, Finding]], sections: set[str],
         device = escape(f.device or "-")
         if f.device and f.device in sections:
             device = f'<a href="#{_id("dev", f.device)}">{device}</a>'
-        if f.device in placed:
+        if n in cable_of:
+            device += (f' <a class="muted" href="#{cable_of[n]}" title="the red cable in the '
+                       'drawing">cable</a>')
+        elif f.device in placed:
             device += (f' <a class="muted" href="#{placed[f.device]}" title="in the drawing">'
                        "drawing</a>")
         fix = f"<pre>{escape(f.fix)}</pre>" if f.fix else ""
@@ -638,7 +728,8 @@ def _findings(numbered: list[tuple[int, Finding]], sections: set[str],
             f'<tr id="f-{n}" data-severity="{f.severity.value}" data-family="{escape(f.category)}"'
             f' data-device="{escape(f.device or "-")}" data-file="{escape(f.file or "-")}">'
             f'<td><span class="sev sev-{f.severity.value}">{f.severity.value}</span></td>'
-            f"<td>{escape(f.rule)}<div class=\"muted\">{escape(f.category)}</div></td>"
+            f'<td class="nw">{escape(f.rule)}<div class="muted">{escape(f.category)}</div></td>'
+
             f"<td>{device}</td><td><code>{escape(where)}</code></td>"
             f"<td>{escape(f.message)}"
             + (f"<details><summary>why</summary>{escape(why)}</details>" if why else "")
