@@ -419,7 +419,7 @@ def test_screenshots_for_people_to_look_at(tmp_path: Path, browser: Browser,
     browser.open(big[1].as_uri())
     browser.screenshot(SHOTS / "report-2000.png", full_page=False)
     browser.click("#topo-overview g.bad")
-    browser.wait_for("location.hash")
+    assert browser.wait_for("document.querySelector('details[id^=pod-][open]')!==null")
     browser.screenshot(SHOTS / "report-2000-pod.png", full_page=False)
     drift = tmp_path / "drift.html"
     CliRunner().invoke(app, ["drift", str(DRIFT / "intended"), str(DRIFT / "live"),
