@@ -283,21 +283,33 @@ def _choose(b: Browser, name: str, value: str) -> None:
 
 
 @needs_chromium
-def test_datasheet_matches_fablint_topo_in_the_browser(tmp_path: Path, browser: Browser
-                                                       ) -> None:
-    out, _ = _report(tmp_path, DEMO)
+@pytest.mark.parametrize("fabric", ["demo", "2000"])
+def test_datasheet_matches_fablint_topo_in_the_browser(tmp_path: Path, browser: Browser,
+                                                       big: tuple[Path, Path, str],
+                                                       fabric: str) -> None:
+    source, out = (DEMO, _report(tmp_path, DEMO)[0]) if fabric == "demo" else big[:2]
     browser.open(out.as_uri())
     shown = browser.js("Array.from(document.querySelectorAll('#datasheet tbody tr')).map("
                        "function(r){return [r.cells[0].innerText,r.cells[1].innerText];})")
-    markdown = CliRunner().invoke(app, ["topo", str(DEMO), "--format", "markdown"]).output
-    table = [line.split(" | ")[:2] for line in markdown.splitlines()
-             if line.startswith("| ") and not line.startswith(("| Figure", "| Leaf"))]
-    assert [[a.lstrip("| "), b] for a, b in table][:len(shown)] == shown
-    assert len(shown) == len(table) - 4  # the four per-leaf rows are plotted, not listed
-    assert browser.js("document.querySelector('#ds-non-blocking td').className") == "yes"
-    findings = _findings([DEMO])
+    markdown = CliRunner().invoke(app, ["topo", str(source), "--format", "markdown"]).output
+    datasheet = markdown.split("\n## ")[0]  # the per-leaf table after it is the plot's
+    table = [line[2:].split(" | ")[:2] for line in datasheet.splitlines()
+             if line.startswith("| ") and not line.startswith("| Figure")]
+    assert shown == table and len(shown) >= 11
+    findings = _findings([source])
     assert browser.js("Number(document.getElementById('finding-total').textContent)") == \
         len(findings) == browser.js(SHOWN) == len(browser.js(VISIBLE_ROWS))
+    assert browser.js("document.querySelector('#ds-non-blocking td').className") == (
+        "yes" if fabric == "demo" else "no")
+    # the plot's bars: one per leaf, each with the ratio fablint topo gives that leaf
+    bars = dict(browser.js(
+        "Array.from(document.querySelectorAll('#plot-oversubscription .bar')).map(function(b)"
+        "{return [b.dataset.leaf,b.querySelector('title').textContent];})"))
+    leaves = re.findall(r"^\| (\S+) \| [\d.]+[GT] \| [\d.]+[GT] \| ([\d.]+:1) \|$", markdown,
+                        re.M)
+    assert len(bars) == (4 if fabric == "demo" else 128) and len(leaves) >= 4
+    for leaf, ratio in leaves:
+        assert bars[leaf].startswith(f"{leaf}: {ratio} ("), (leaf, bars[leaf])
 
 
 @needs_chromium
@@ -405,6 +417,14 @@ def test_large_fabric_pod_opens_on_click_and_its_red_cable_leads_to_ib001(
     assert browser.wait_for(IN_VIEW.replace("{}", repr(row)))
     text = browser.js(f"document.getElementById('{row}').innerText")
     assert "IB001" in text and "runs at 1x" in text
+    # and back, with the pod closed again: the row's "cable" link opens it at that cable
+    browser.click(f"#{pod} > summary")
+    assert browser.wait_for(f"!document.getElementById('{pod}').open")
+    cable = browser.js(f"document.querySelector('#{row} a[title^=\"the red cable\"]')"
+                       ".getAttribute('href').slice(1)")
+    browser.click(f"#{row} a[href='#{cable}']")
+    assert browser.wait_for(f"document.getElementById('{pod}').open")
+    assert browser.wait_for(IN_VIEW.replace("{}", repr(cable)))
 
 
 @needs_chromium
