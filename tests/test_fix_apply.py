@@ -114,6 +114,27 @@ def test_fix_on_the_demo_leaves_it_clean_and_keeps_modes_and_line_endings(
     assert text.index("35 permit udp") < text.index("40 deny ip any any")
 
 
+@pytest.mark.parametrize(("codec", "bom"), [
+    ("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"), ("utf-8", b"\xef\xbb\xbf"),
+    ("utf-16-le", b""),  # PowerShell '>' without a mark
+])
+def test_fix_writes_a_file_back_in_its_own_encoding(tmp_path: Path, codec: str,
+                                                     bom: bytes) -> None:
+    """A Windows tool's export (UTF-16, a BOM, CRLF) is fixed like any other file and stays
+    in the encoding, mark and line ends it came in."""
+    work = tmp_path / "demo"
+    shutil.copytree(DEMO, work)
+    leaf3 = work / "leaf3.cfg"
+    leaf3.write_bytes(bom + leaf3.read_text(encoding="utf-8").replace("\n", "\r\n").encode(codec))
+    run = run_inprocess("lint", str(work), "--fix")
+    assert run.code == 0, run.stdout + run.stderr
+    data = leaf3.read_bytes()
+    assert data.startswith(bom)
+    text = data[len(bom):].decode(codec)
+    assert "35 permit udp any any eq 4791\r\n" in text
+    assert text.count("\n") == text.count("\r\n")
+
+
 def test_diff_prints_the_changes_and_writes_nothing(tmp_path: Path) -> None:
     work = tmp_path / "demo"
     shutil.copytree(DEMO, work)

@@ -12,7 +12,7 @@ Only where the target is unambiguous:
   ``TABLE|key`` files or documents with duplicate keys), written back with the file's indent.
 - Host shell commands, InfiniBand and OpenSM fixes are shown, never applied.
 
-Files are replaced atomically and keep their mode and line endings.
+Files are replaced atomically and keep their mode, line endings, encoding and byte-order mark.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fablint.encodings import decode_exact
 from fablint.findings import Finding
 from fablint.fixes.edits import _indent, _same_setting
 
@@ -38,6 +39,9 @@ class FileFix:
     new: str
     fixed: list[Finding] = field(default_factory=list)
     skipped: list[Finding] = field(default_factory=list)
+    codec: str = "utf-8"
+    bom: bytes = b""
+    """The file's encoding and byte-order mark, kept when it is written back."""
 
     def diff(self) -> str:
         return "".join(difflib.unified_diff(
@@ -323,8 +327,7 @@ def plan(findings: list[Finding]) -> list[FileFix]:
     out = []
     for path, group in sorted(by_file.items()):
         try:
-            raw = Path(path).read_bytes()
-            text = raw.decode("utf-8")
+            text, codec, bom = decode_exact(Path(path).read_bytes())
         except (OSError, UnicodeDecodeError):
             continue
         vendor = group[0].vendor
@@ -334,7 +337,7 @@ def plan(findings: list[Finding]) -> list[FileFix]:
         else:
             new, fixed, skipped = _fix_cli(text, group, vendor or "eos")
         if new != text or skipped:
-            out.append(FileFix(path, text, new, fixed, skipped))
+            out.append(FileFix(path, text, new, fixed, skipped, codec, bom))
     return out
 
 
@@ -344,8 +347,8 @@ def write(fix: FileFix) -> None:
     mode = path.stat().st_mode
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(fix.new)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(fix.bom + fix.new.encode(fix.codec))
         Path(tmp).chmod(mode & 0o7777)
         Path(tmp).replace(path)
     except OSError:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import codecs
 import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
+from fablint.encodings import text_encoding
 from fablint.model import Device, IbNode, Link, ParseProblem, Vendor
 
 
@@ -32,34 +32,6 @@ def starts_as_yaml(head: str) -> bool:
         if line.strip() and not line.startswith("#"):
             return bool(_YAML_START.match(line))
     return False
-
-
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-
-
-_ASCII_TEXT = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-
-
-def text_encoding(data: bytes) -> tuple[str, int]:
-    """(codec, length of its byte-order mark) of an input's bytes: a BOM decides; without one,
-    text whose every other byte of the start is NUL is UTF-16 (Windows tools write it, PowerShell
-    ``>`` among them), anything else is read as UTF-8."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return codec, len(bom)
-    sample = data[:512]
-    sample = sample[:len(sample) - len(sample) % 2]
-    if len(sample) >= 4:
-        low, high = sample[0::2], sample[1::2]  # (low, high) bytes of LE code units
-        if not high.strip(b"\x00") and not low.translate(None, _ASCII_TEXT):
-            return "utf-16-le", 0
-        if not low.strip(b"\x00") and not high.translate(None, _ASCII_TEXT):
-            return "utf-16-be", 0
-    return "utf-8", 0
 
 
 def normalise_newlines(text: str) -> str:
