@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The lint step of action.yml, kept as a script so that the test suite runs it as GitHub would:
-# one lint, three renderings of its JSON (SARIF for code scanning, annotations on the diff, a
-# Markdown summary for the run page), and the exit code handed to the last step.
+# one lint, three renderings of its findings (annotations on the diff to stdout, SARIF for code
+# scanning, a Markdown summary for the run page), and the exit code handed to the last step.
 set -uo pipefail
 read -r -a paths <<< "${FABLINT_PATHS:-.}"
 read -r -a args <<< "${FABLINT_ARGS:-}"
-fablint lint "${paths[@]}" "${args[@]}" --format sarif --output fablint.sarif
+summary=$(mktemp)
+fablint lint "${paths[@]}" "${args[@]}" --format github \
+  --also sarif:fablint.sarif --also "markdown:$summary"
 code=$?
-# annotations and the summary come from the same inputs; their exit codes repeat the first one
-fablint lint "${paths[@]}" "${args[@]}" --format github 2>/dev/null
-fablint lint "${paths[@]}" "${args[@]}" --format markdown \
-  >> "${GITHUB_STEP_SUMMARY:-/dev/null}" 2>/dev/null
+cat "$summary" >> "${GITHUB_STEP_SUMMARY:-/dev/null}" 2>/dev/null
+rm -f "$summary"
 echo "exit-code=$code" >> "${GITHUB_OUTPUT:-/dev/null}"
 exit 0

@@ -274,6 +274,12 @@ def lint_command(
         bool, typer.Option("--quiet", "-q", help="Print nothing when there is nothing to "
                            "report; otherwise only the findings, without the summary line.")
     ] = False,
+    also: Annotated[
+        list[str] | None,
+        typer.Option("--also", metavar="FORMAT:FILE", help="Also write the findings of this "
+                     "one lint in another format to FILE (repeatable; CI: --format github "
+                     "--also sarif:fablint.sarif --also markdown:summary.md)."),
+    ] = None,
 ) -> None:
     """Lint configuration files and folders.
 
@@ -282,6 +288,7 @@ def lint_command(
     """
     if vendor is not None and vendor not in PARSERS:
         _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
+    extra_outputs = [_also(value) for value in also or []]
     reported = paths
     if report_only:
         paths = fabric or ["."]
@@ -335,6 +342,8 @@ def lint_command(
                          no_fixes)
     if quiet and output_format == Format.text and not statistics:
         report = "" if not result.findings else report[:report.rstrip("\n").rfind("\n") + 1]
+    for extra_format, extra_path in extra_outputs:
+        _write_atomic(extra_path, _render(result, extra_format, project, False, no_fixes))
     if output is not None:
         _write_atomic(output, report)
         if output_format != Format.text:
@@ -342,6 +351,18 @@ def lint_command(
     else:
         _emit(report)
     raise typer.Exit(result.exit_code)
+
+
+def _also(value: str) -> tuple[Format, Path]:
+    """``--also sarif:fablint.sarif`` -> (format, path); the path may hold colons."""
+    name, sep, path = value.partition(":")
+    if not sep or not path:
+        _fail(f"--also {value!r}: give FORMAT:FILE, e.g. sarif:fablint.sarif")
+    try:
+        return Format(name.strip().lower()), Path(path)
+    except ValueError:
+        _fail(f"--also {value!r}: unknown format {name!r}; choose from "
+              f"{', '.join(f.value for f in Format)}")
 
 
 def _apply_fixes(result: LintResult, diff: bool, paths: list[str], project: ProjectConfig,

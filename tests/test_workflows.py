@@ -151,6 +151,20 @@ def test_github_action_lint_step_writes_sarif_summary_and_exit_code(tmp_path: Pa
     assert len(annotations) == 7
 
 
+def test_also_writes_the_same_lint_in_other_formats(tmp_path: Path) -> None:
+    sarif, gitlab = tmp_path / "out.sarif", tmp_path / "dir:with:colons.json"
+    run = run_inprocess("lint", str(DEMO), "--format", "concise", "--also", f"sarif:{sarif}",
+                        "--also", f"gitlab:{gitlab}")
+    assert run.code == 1
+    alone = run_inprocess("lint", str(DEMO), "--format", "gitlab").stdout
+    assert gitlab.read_text() == alone
+    assert len(json.loads(sarif.read_text())["runs"][0]["results"]) == sum(
+        bool(CONCISE.match(line)) for line in run.stdout.splitlines()) == 7
+    bad = run_inprocess("lint", str(DEMO), "--also", "pdf:x.pdf")
+    assert bad.code == 2 and "unknown format 'pdf'" in bad.stderr
+    assert not (Path.cwd() / "x.pdf").exists()
+
+
 @pytest.mark.parametrize(("env", "coloured"), [
     ({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False)])
 def test_colour_follows_the_environment(env: dict[str, str], coloured: bool) -> None:
