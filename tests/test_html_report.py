@@ -156,6 +156,9 @@ def test_large_fabric_is_drawn_per_pod(big: tuple[Path, Path, str]) -> None:
     assert len(re.findall(r'<details id="pod-\d+">', page)) == 16
     assert "3-tier fat tree, 16 pods, rail-optimised" in page
     # pods are named by their switches' shared prefix, in natural order
+    # in a pod's drawing the 16 super-spines are one box, cabled to each of the pod's spines
+    assert page.count(">16 super-spines</text>") == 1 + 16  # the overview and each pod
+    assert len(re.findall(r'<g class="node" id="topo-pod-0-super-spine_23tier">', page)) == 1
     summaries = re.findall(r'<details id="pod-\d+"><summary>Pod (p\d+)-\*: 8 spines, 8 leaves, '
                            r"15 hosts", page)
     assert summaries == [f"p{n}" for n in range(1, 17)]

@@ -29,6 +29,8 @@ DETAIL_LIMIT = 64
 full inside its own expandable section."""
 ROW_LIMIT = 16
 """Boxes per row of a detailed drawing; a larger tier wraps."""
+COLLAPSE = 8
+"""Above this many super-spines, a pod's drawing shows them as one box."""
 SPEED_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
 
 SCRIPT = """
@@ -359,7 +361,9 @@ def _topology(topo: Topology, findings: list[Finding], sections: set[str],
                 f"hosts{f', {bad} findings' if bad else ''}</summary>"
                 + (_drawing if len(members) + len(tops) <= DETAIL_LIMIT else _grouped)(
                     topo, members | hosts | tops, faulty, bad_cables, sections, speeds,
-                    _id("topo-pod", str(pod)), placed=placed, cable_of=cable_of)
+                    _id("topo-pod", str(pod)), placed=placed, cable_of=cable_of,
+                    **({"collapse": "super-spine"} if len(members) + len(tops) <= DETAIL_LIMIT
+                       else {}))
                 + "</details>")
     out.append("</div></section>")
     return "\n".join(out)
@@ -467,21 +471,30 @@ def _host_groups(topo: Topology, names: set[str]) -> dict[str, list[str]]:
 def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
              bad_cables: dict[int, list[int]], sections: set[str], speeds: list[int],
              svg_id: str, limit_hosts: bool = True,
-             placed: dict[str, str] | None = None, cable_of: dict[int, str] | None = None
-             ) -> str:
+             placed: dict[str, str] | None = None, cable_of: dict[int, str] | None = None,
+             collapse: str | None = None) -> str:
     """Tiers top to bottom, hosts grouped under the leaf they hang off; cables aggregated per
-    pair of boxes and coloured by speed, red (and linked to the finding) when one has a finding."""
+    pair of boxes and coloured by speed, red (and linked to the finding) when one has a finding.
+    ``collapse``: a tier drawn as one box when it has more than ``COLLAPSE`` switches (a pod's
+    super-spines: every spine reaches all of them, so one box says it without a hairball)."""
     rows_: list[list[tuple[str, str, str]]] = []  # (key, label, role)
+    grouped: dict[str, str] = {}
+    tier_members: dict[str, list[str]] = {}
 
     def add(items: list[tuple[str, str, str]]) -> None:
         rows_.extend(items[i:i + ROW_LIMIT] for i in range(0, len(items), ROW_LIMIT))
 
     for tier in ("super-spine", "spine", "leaf", "switch"):
-        add([(n, n, tier) for n in sorted((n for n in names if topo.role(n) == tier),
-                                          key=_natural)])
+        nodes = sorted((n for n in names if topo.role(n) == tier), key=_natural)
+        if tier == collapse and len(nodes) > COLLAPSE:
+            key = f"{tier}#tier"
+            add([(key, f"{len(nodes)} {_plural_role(tier)}", tier)])
+            grouped.update(dict.fromkeys(nodes, key))
+            tier_members[key] = nodes
+        else:
+            add([(n, n, tier) for n in nodes])
     groups = _host_groups(topo, names)
     host_row = []
-    grouped: dict[str, str] = {}
     for leaf in sorted(groups, key=_natural):
         hosts = groups[leaf]
         if limit_hosts and len(hosts) > 1:
@@ -530,15 +543,19 @@ def _drawing(topo: Topology, names: set[str], faulty: dict[str, list[int]],
     for key, (x, y) in pos.items():
         label, role = labels[key]
         name = key.split("#")[0]
-        group = key.endswith("#hosts")
-        bad = faulty.get(name) if not group else None
+        group = "#" in key
+        tier_nodes = tier_members.get(key, [])
+        bad = [f for m in tier_nodes for f in faulty.get(m, [])] if tier_nodes else \
+            faulty.get(name) if not group else None
         cls = "node" + (" host" if role == "host" else "") + (" bad" if bad else "")
         if placed is not None and not group:
             placed.setdefault(name, _id(svg_id, key))
+        title = (f"{label}: {', '.join(tier_nodes)}" if tier_nodes else
+                 label + " under " + name if group else label)
         box = (f'<g class="{cls}" id="{_id(svg_id, key)}"><rect x="{x:.1f}" y="{y:.1f}" '
                f'width="{box_w}" height="{box_h}" rx="5"/><text x="{x + box_w / 2:.1f}" '
                f'y="{y + box_h / 2 + 4:.1f}" text-anchor="middle">{escape(label[:19])}</text>'
-               f"<title>{escape(label if not group else label + ' under ' + name)}"
+               f"<title>{escape(title)}"
                f"{f': {len(bad)} finding(s)' if bad else ''}</title></g>")
         if name in sections and not group:
             box = f'<a href="#{_id("dev", name)}">{box}</a>'
