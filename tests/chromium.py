@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import fcntl
 import json
 import os
 import queue
@@ -40,22 +39,16 @@ class Browser:
         self.timeout = timeout
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
-        # high copies, so that placing them on 3 and 4 in the child never overwrites one another
-        high_r = fcntl.fcntl(to_child_r, fcntl.F_DUPFD_CLOEXEC, 100)
-        high_w = fcntl.fcntl(from_child_w, fcntl.F_DUPFD_CLOEXEC, 100)
-
-        def place() -> None:
-            os.dup2(high_r, 3)
-            os.dup2(high_w, 4)
-
+        # The pipes arrive as the shell's stdin and stdout, which it moves to fds 3 and 4
+        # before it becomes Chromium (no preexec_fn: unsafe once the test process has threads).
         self.proc = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            ["/bin/sh", "-c", 'exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null', CHROMIUM,
+             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
              "--no-first-run", "--no-default-browser-check", "--remote-debugging-pipe",
              f"--user-data-dir={profile}", f"--window-size={width},{height}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=place, pass_fds=(3, 4))
-        for fd in (to_child_r, from_child_w, high_r, high_w):
-            os.close(fd)
+            stdin=to_child_r, stdout=from_child_w, stderr=subprocess.DEVNULL)
+        os.close(to_child_r)
+        os.close(from_child_w)
         self._next = 0
         self._replies: dict[int, queue.Queue[dict[str, Any]]] = {}
         self._lock = threading.Lock()
