@@ -315,3 +315,23 @@ def test_unrelated_sonic_tors_sharing_placeholder_neighbours_stay_apart(tmp_path
     assert {"Servers0@tor-a", "Servers0@tor-b"} <= set(topo.nodes)
     assert [c.a.device for c in topo.cables_of("ARISTA01T1@tor-a")] == ["tor-a"]
     assert topo.role("ARISTA01T1@tor-b") == "spine"
+
+
+def test_text_summary_of_many_leaves_is_one_row_per_kind_worst_first(tmp_path: Path) -> None:
+    """A 32-leaf fabric is not 32 identical rows: leaves alike share one, an outlier (a leaf
+    that lost an uplink) has its own, above; service hosts are not counted as hosts."""
+    from fablint.report.topo import LEAF_ROWS, render_text
+
+    spec = FabricSpec(pods=2, leaves=16, spines=2, hosts=4, uplinks=2, management_hosts=1)
+    text, truth = GEN.fabric(spec)
+    assert truth.leaves > LEAF_ROWS
+    topo = topology(text, tmp_path)
+    assert "(and 1 service host" in render_text(topo, [])
+    leaf = next(n for n in topo.nodes if "p1-leaf01" in n)
+    uplink = next(c for c in topo.cables_of(leaf) if topo.role(c.a.device) == "spine"
+                  or topo.role(c.b.device) == "spine")
+    topo.cables.remove(uplink)
+    rows = render_text(topo, []).split("Ratio\n")[1].split("\n\n")[0].splitlines()
+    assert len(rows) == 2, rows
+    assert rows[0].startswith(leaf + " ") and rows[0].endswith("1.33:1")  # 3 of 4 uplinks
+    assert f"+{truth.leaves - 2} alike" in rows[1] and rows[1].endswith("1.00:1")

@@ -71,9 +71,12 @@ def render_json(topo: Topology, findings: list[Finding],
 
 
 def render_text(topo: Topology, findings: list[Finding]) -> str:
-    tiers = Counter(n.role for n in topo.nodes.values())
+    tiers = Counter(n.role for n in topo.nodes.values() if not n.service)
+    services = sum(1 for n in topo.nodes.values() if n.service)
     lines = ["Devices per tier: " + ", ".join(
-        f"{tiers[t]} {_plural(t, tiers[t])}" for t in (*TIERS, "switch", "unknown") if tiers[t])]
+        f"{tiers[t]} {_plural(t, tiers[t])}" for t in (*TIERS, "switch", "unknown") if tiers[t])
+        + (f" (and {services} service host{'s' if services != 1 else ''}: UFM, login, "
+           "management)" if services else "")]
     for tier in ("super-spine", "spine", "leaf", "switch"):
         members = sorted((n for n in topo.nodes.values() if n.role == tier),
                          key=lambda n: _natural(n.name))
@@ -88,10 +91,10 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
     table = leaf_table(topo)
     if table:
         lines += ["", f"{'Leaf':<24} {'Hosts':>10} {'Uplinks':>10} {'Ratio':>8}"]
-        for row in table:
+        for label, row in _leaf_rows(table):
             ratio = (f"{row['oversubscription']:.2f}:1" if row["oversubscription"] is not None
                      else "unknown")
-            lines.append(f"{row['leaf']:<24} {_gbps(row['host_mbps']):>10} "
+            lines.append(f"{label:<24} {_gbps(row['host_mbps']):>10} "
                          f"{_gbps(row['uplink_mbps']):>10} {ratio:>8}")
     b = topo.bisection
     lines.append("")
@@ -109,6 +112,25 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
         lines += [f"  {f.file or '-'}:{f.line or '-'} {f.rule} {f.severity.value}: {f.message}"
                   for f in findings]
     return "\n".join(lines) + "\n"
+
+
+LEAF_ROWS = 24
+"""Up to this many leaves, one row each; beyond, leaves with the same figures share a row."""
+
+
+def _leaf_rows(table: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """(label, row) per leaf, or on a large fabric per set of leaves with identical capacities
+    (a 1,000-leaf fat tree is one row, its outliers one each), worst ratio first."""
+    if len(table) <= LEAF_ROWS:
+        return [(row["leaf"], row) for row in table]
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in table:
+        key = (row["host_mbps"], row["uplink_mbps"], row["oversubscription"])
+        groups.setdefault(key, []).append(row)
+    ordered = sorted(groups.values(), key=lambda rows: (
+        rows[0]["oversubscription"] is None, -(rows[0]["oversubscription"] or 0), len(rows)))
+    return [(rows[0]["leaf"] + (f" +{len(rows) - 1} alike" if len(rows) > 1 else ""), rows[0])
+            for rows in ordered]
 
 
 def _plural(word: str, n: int) -> str:
