@@ -1,12 +1,14 @@
-"""End-to-end throughput of ``fablint lint`` on synthetic EOS or SONiC fabrics of growing size.
+"""End-to-end throughput of ``fablint lint`` on synthetic EOS, SONiC or mixed fabrics.
 
-For each fabric size N: generate the configs (gen_eos.py, or gen_sonic.py from the corpus's real
-config_db.json), time the installed CLI on them in a fresh process (best of --repeat, wall and CPU
-time), and print each figure beside the floor any linter has to pay: a plain Python read +
-splitlines() of the same files, for SONiC a single-process json.loads of them, and the bare
-interpreter start beside fablint's. Numbers only: nothing here passes or fails.
+For each fabric size N: generate the inputs (gen_eos.py; gen_sonic.py from the corpus's real
+config_db.json; gen_mixed.py: a third each EOS, NX-OS and SONiC, LLDP for every switch and an
+ibnetdiscover dump of 4 x N HCAs, one fabric), time the installed CLI on them in a fresh process
+(best of --repeat, wall and CPU time), and print each figure beside the floor any linter has to
+pay: a plain Python read + splitlines() of the same files, a single-process json.loads of the JSON
+ones, and the bare interpreter start beside fablint's. When one size is four times another, the
+scaling time(4N)/time(N) is printed too. Numbers only: nothing here passes or fails.
 
-    python bench/run.py [--vendor eos|sonic] [--sizes 64 256 1024] [--jobs J] [--repeat 3]
+    python bench/run.py [--vendor eos|sonic|mixed] [--sizes 64 256 1024] [--jobs J] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import gen_eos  # bench/ is on sys.path when this file is run as a script
+import gen_mixed
 import gen_sonic
 
 BENCH = Path(__file__).resolve().parent
@@ -121,7 +124,9 @@ def best_interpreter(repeat: int) -> float:
 
 
 def best_json_loads(files: list[Path], repeat: int) -> float:
-    """Fastest of ``repeat`` single-process read + json.loads passes (CPU time)."""
+    """Fastest of ``repeat`` single-process read + json.loads passes of the JSON files among
+    ``files`` (CPU time)."""
+    files = [f for f in files if f.suffix == ".json"]
     times = []
     for _ in range(repeat):
         start = time.process_time()
@@ -146,8 +151,9 @@ def best_baseline(files: list[Path], repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vendor", choices=("eos", "sonic"), default="eos",
-                        help="eos: gen_eos.py; sonic: copies of the corpus's real config_db.json")
+    parser.add_argument("--vendor", choices=("eos", "sonic", "mixed"), default="eos",
+                        help="eos: gen_eos.py; sonic: copies of the corpus's real config_db.json; "
+                             "mixed: gen_mixed.py (EOS, NX-OS, SONiC, LLDP and InfiniBand)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024],
                         help="fabric sizes in switches (default: 64 256 1024)")
     parser.add_argument("--jobs", type=int, default=None,
@@ -179,21 +185,25 @@ def main() -> None:
     start, bare = best_start(args.repeat), best_interpreter(args.repeat)
     print(f"start-up: {start:.3f} s (fablint --version); floor {bare:.3f} s (python -c pass); "
           f"x{start / bare:.0f}")
-    floor = "json.loads s" if args.vendor == "sonic" else ""
+    floor = "json.loads s" if args.vendor in ("sonic", "mixed") else ""
     print(f"{'N':>6} {'files':>6} {'MB':>7} {'seconds':>8} {'MB/s':>6} {'cpu s':>7} "
           f"{'peak RSS MB':>11} {'read+split s':>12} {'x baseline':>10}"
           + (f" {floor:>12} {'x json':>7}" if floor else ""), flush=True)
+    measured: dict[int, Run] = {}
     for size in args.sizes:
         folder = args.out / f"{args.vendor}-{size}"
         shutil.rmtree(folder, ignore_errors=True)
         if args.vendor == "sonic":
             files = sorted(gen_sonic.generate(size, folder))
+        elif args.vendor == "mixed":
+            files = sorted(gen_mixed.generate(size, folder, seed=args.seed))
         else:
             gen_eos.generate(size, folder, args.seed)
             files = sorted(folder.glob("*.cfg"))
         megabytes = sum(f.stat().st_size for f in files) / 1e6
         baseline = best_baseline(files, args.repeat)
-        run = best_fablint(folder, args.jobs, args.repeat, len(files))
+        switches = size if args.vendor == "mixed" else len(files)
+        run = measured[size] = best_fablint(folder, args.jobs, args.repeat, switches)
         line = (f"{size:>6} {len(files):>6} {megabytes:>7.1f} {run.seconds:>8.2f} "
                 f"{megabytes / run.seconds:>6.2f} {run.cpu_seconds:>7.2f} {run.max_rss_mb:>11.0f} "
                 f"{baseline:>12.3f} {run.seconds / baseline:>10.0f}")
@@ -201,6 +211,12 @@ def main() -> None:
             loads = best_json_loads(files, args.repeat)
             line += f" {loads:>12.3f} {run.seconds / loads:>7.0f}"
         print(line, flush=True)
+    for size, run in measured.items():
+        big = measured.get(4 * size)
+        if big is not None:
+            print(f"scaling N={size} -> {4 * size}: time(4N)/time(N) "
+                  f"{big.seconds / run.seconds:.2f} wall, "
+                  f"{big.cpu_seconds / run.cpu_seconds:.2f} CPU")
 
 
 if __name__ == "__main__":

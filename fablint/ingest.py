@@ -73,7 +73,30 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None,
             unit = by_folder[key] = []
             units.append(unit)
         unit.append((path, explicit))
+    if by_folder:
+        units = [part for unit in units for part in _split_devices(unit, by_folder)]
     return units
+
+
+def _split_devices(unit: Unit, grouped: dict[tuple[str, str], Unit]) -> list[Unit]:
+    """A folder of whole SONiC switches as one unit per switch, so that they are parsed in
+    parallel: only when every document certainly names its own hostname, which is all that
+    merging goes by then (``fablint.parsers.sonic._group``). Any doubt keeps the unit."""
+    if len(unit) < 2 or not any(u is unit for (_, name), u in grouped.items()
+                                if name == "sonic"):
+        return [unit]
+    from fablint.parsers.sonic import certain_hostname
+
+    by_host: dict[str, Unit] = {}
+    for path, explicit in unit:
+        try:
+            host = certain_hostname(read_text(Path(path)))
+        except InputError:
+            host = None
+        if host is None:
+            return [unit]
+        by_host.setdefault(host, []).append((path, explicit))
+    return list(by_host.values())
 
 
 def _mergeable_format(path: str, forced: str | None,

@@ -1192,6 +1192,44 @@ class _SonicBuilder:
             entry["qualifiers"].append(f"{key} {text}")
 
 
+_METADATA_HOST = re.compile(
+    r'"DEVICE_METADATA"[ \t\n\r]*:[ \t\n\r]*\{[ \t\n\r]*"localhost"[ \t\n\r]*:[ \t\n\r]*'
+    r'\{[^{}"]*(?:"[^"\\{}]*"[^{}"]*)*\}')
+"""``"DEVICE_METADATA": {"localhost": {…}}`` with a flat ``localhost`` row (no escapes)."""
+_HOSTNAME_FIELD = re.compile(r'"hostname"[ \t\n\r]*:[ \t\n\r]*"([!#-\[\]-~]+)"')
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_WS_END = re.compile(r"[ \t\n\r]*")
+
+
+def certain_hostname(text: str) -> str | None:
+    """The hostname that ``Document.hostname`` will give this text, when that is certain
+    from a few scans of it; None when in doubt (then the document is grouped as usual).
+
+    Certain means: no NUL, no ``\\u`` escape, ``hostname`` and ``DEVICE_METADATA`` each
+    written once, in a top-level ``DEVICE_METADATA.localhost`` row of plain strings, with a
+    printable ASCII value, and the text a JSON object. Used to parse a folder of whole
+    switches one switch at a time (in parallel) rather than as one merge group: a document
+    that names its own hostname joins only the documents naming the same one (``_group``).
+    """
+    if ("\x00" in text or "\\u" in text or text.count("hostname") != 1
+            or text.count("DEVICE_METADATA") != 1 or not text.lstrip().startswith("{")
+            or not text.rstrip().endswith("}")):
+        return None
+    block = _METADATA_HOST.search(text)
+    if block is None:
+        return None
+    field_ = _HOSTNAME_FIELD.search(block.group(0))
+    if field_ is None:
+        return None
+    if not text.startswith("}", _WS_END.match(text, block.end()).end()):
+        return None  # DEVICE_METADATA holds more than ``localhost`` (maybe a second one)
+    outside = _STRING.sub("", text[:block.start()])
+    if (outside.count("{") - outside.count("}") != 1
+            or outside.count("[") != outside.count("]")):
+        return None  # not a table of the top level
+    return field_.group(1)
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 
@@ -1295,8 +1333,12 @@ def _group(docs: list[Document]) -> list[tuple[str, list[Document]]]:
         path = PurePath(loose[0].path)
         host = next(iter(named), path.stem if len(together) == 1 else path.parent.name or
                     path.stem)
-        return [(host, [d for d in docs if d in together])]
-    groups = [(host, [d for d in docs if d in group]) for host, group in named.items()]
+        chosen = {id(d) for d in together}
+        return [(host, [d for d in docs if id(d) in chosen])]
+    # Each group in the folder's order; by identity, once (a list membership per host made
+    # this quadratic, and compared whole documents).
+    order = {id(doc): n for n, doc in enumerate(docs)}
+    groups = [(host, sorted(group, key=lambda d: order[id(d)])) for host, group in named.items()]
     return [*groups, *((PurePath(d.path).stem, [d]) for d in loose)]
 
 
