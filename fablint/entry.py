@@ -20,10 +20,25 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
+def _print_version() -> None:
+    """``fablint --version``, answered before the command line is imported (a tenth of the
+    time): the same line typer prints for the option, then exit 0."""
+    from fablint import __version__
+
+    try:
+        sys.stdout.write(f"fablint {__version__}\n")
+        sys.stdout.flush()
+    except OSError:  # a closed pipe: nothing more can be said, as in fablint.cli._leave
+        pass
+
+
 def main() -> None:
     """Console entry point: install the start-up interrupt handler, then run the CLI."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup, &)
         signal.signal(signal.SIGINT, _interrupted_while_starting)
+    if sys.argv[1:] == ["--version"]:
+        _print_version()
+        return
     try:
         from fablint.cli import main as cli_main
     except KeyboardInterrupt:  # a handler installed by someone else raised it
