@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import time
+from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate, islice
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from fablint.checks import REGISTRY, Context, Rule
 from fablint.checks.base import DeviceSummary, FabricRule
@@ -33,6 +35,7 @@ from fablint.ingest import (
 )
 from fablint.model import Device, Fabric, ParseProblem, SourceRef, Suppression
 from fablint.parallel import gc_paused, map_files
+from fablint.parsers.base import LINE_CHUNK, line_chunks
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
 
@@ -194,17 +197,50 @@ class _LineCache:
     """Lines of input files, read again only for findings whose fix may be a one-line edit."""
 
     def __init__(self) -> None:
-        self._lines: dict[str, list[str]] = {}
+        self._lines: dict[str, Sequence[str]] = {}
 
-    def __call__(self, path: str) -> list[str]:
+    def __call__(self, path: str) -> Sequence[str]:
         lines = self._lines.get(path)
         if lines is None:
             try:
-                lines = read_text(Path(path)).split("\n")
+                text = read_text(Path(path))
             except InputError:
-                lines = []
-            self._lines[path] = lines
+                text = ""
+            lines = self._lines[path] = (text.split("\n") if len(text) <= LINE_CHUNK
+                                         else _TextLines(text))
         return lines
+
+
+class _TextLines(Sequence[str]):
+    """The lines of a large text, cut from it when asked for: a list of a 50 MB file's lines
+    would hold a string object per line beside the text, twice the text in all."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._ends = array("q")  # where each line ends (the offset of its newline)
+        end = -1
+        for chunk in line_chunks(text):
+            self._ends.extend(islice(accumulate(map((1).__add__, map(len, chunk)), initial=end),
+                                     1, None))
+            end = self._ends[-1]
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        ends = self._ends
+        end = ends[index]  # IndexError as a list's
+        if index < 0:
+            index += len(ends)
+        return self._text[ends[index - 1] + 1 if index else 0:end]
 
 
 def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:

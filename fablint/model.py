@@ -90,6 +90,33 @@ class SourceRef(NamedTuple):
         raise ValueError("a source reference is {file, line}")
 
 
+class _SharedNames(set[str]):
+    """A set of field names that many model objects share (``share_fields_set``)."""
+
+    __slots__ = ()
+
+
+_FIELDS_SETS: dict[frozenset[str], _SharedNames] = {}
+
+
+def share_fields_set(model: BaseModel) -> None:
+    """Let ``model`` share its ``model_fields_set`` with every other object that has the same.
+
+    pydantic gives each object its own set of the names it was given, 216 to 728 bytes, as
+    much as the object's values on a port of a large switch: objects with the same names (all
+    the ports of a chassis) need one. An assignment to a shared object's field gives it its own
+    set again (``Located.__setattr__``); nothing in fablint reads these sets.
+    """
+    names = model.__pydantic_fields_set__
+    if names.__class__ is _SharedNames:
+        return
+    key = frozenset(names)
+    shared = _FIELDS_SETS.get(key)
+    if shared is None:
+        shared = _FIELDS_SETS[key] = _SharedNames(key)
+    object.__setattr__(model, "__pydantic_fields_set__", shared)
+
+
 class Located(BaseModel):
     """Base of every model object that a finding can point at."""
 
@@ -97,6 +124,12 @@ class Located(BaseModel):
 
     src: SourceRef | None = None
     field_src: dict[str, SourceRef] = Field(default_factory=dict)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        names = self.__pydantic_fields_set__
+        if names.__class__ is _SharedNames:  # share_fields_set(): this object's own again
+            object.__setattr__(self, "__pydantic_fields_set__", set(names))
+        super().__setattr__(name, value)
 
     def where(self, *fields: str) -> SourceRef | None:
         """Source of the first of ``fields`` that was configured, else of the object itself."""

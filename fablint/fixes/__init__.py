@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from fablint.findings import Finding, FixIntent
@@ -71,7 +71,7 @@ def _merge(into: dict[str, Any], patch: dict[str, Any]) -> None:
             into[key] = value
 
 
-def attach_fixes(findings: Iterable[Finding], lines_of: Callable[[str], list[str]]) -> None:
+def attach_fixes(findings: Iterable[Finding], lines_of: Callable[[str], Sequence[str]]) -> None:
     """Render each finding's fix, and its in-place line edit where the fix is that simple.
 
     ``lines_of(file)`` gives a file's lines (as the parsers numbered them) and is only called

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
@@ -64,6 +66,32 @@ def decode_input(data: bytes, partial: bool = False) -> tuple[str, int]:
         if partial and codec == "utf-8" and text.endswith("\ufffd"):
             bad -= 1  # a character cut by the end of the head
     return normalise_newlines(text), bad
+
+
+LINE_CHUNK = 1 << 20
+"""Characters of text split into lines at a time by ``split_lines`` (about 20,000 lines)."""
+
+
+def split_lines(text: str) -> Iterable[str]:
+    """``text.split("\n")``, made a chunk at a time for a large text.
+
+    A list of every line of a 50 MB configuration is as large again as the text (a string
+    object per line); split a megabyte at a time, only the lines being read are alive. For a
+    text under ``LINE_CHUNK`` (every file of a normal fabric) it is the plain list."""
+    if len(text) <= LINE_CHUNK:
+        return text.split("\n")
+    return itertools.chain.from_iterable(line_chunks(text))
+
+
+def line_chunks(text: str) -> Iterator[list[str]]:
+    start = 0
+    while True:
+        end = text.find("\n", start + LINE_CHUNK)
+        if end < 0:
+            yield text[start:].split("\n")
+            return
+        yield text[start:end].split("\n")
+        start = end + 1
 
 
 def reject_nul(text: str, path: str, message: str) -> None:

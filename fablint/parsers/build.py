@@ -10,9 +10,13 @@ An "object" here is a dict with a ``field_src`` key: the same convention as ``Lo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from fablint.model import SourceRef
+from pydantic import BaseModel
+
+from fablint.model import LinkPause, Queue, SourceRef, Watchdog, share_fields_set
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 Obj = dict[str, Any]
 
@@ -86,3 +90,79 @@ def overlay(base: Obj, top: Obj) -> Obj:
     out["src"] = top.get("src") or base.get("src")
     return out
 
+
+
+# -- large inputs: share what ports have alike ----------------------------------------------
+
+COMPACT_PORTS = 1024
+"""A device with at least this many ports is validated port by port, sharing what its ports
+have alike (``Compactor``): the parser's dicts of one port are freed as its models are made,
+instead of the whole switch's coexisting with the whole model. Below it (every switch of a
+normal fabric) the device is validated in one go, which is faster."""
+
+
+def _key(value: Any) -> Any:
+    """A hashable key equal for two plain-data values exactly when they validate alike.
+
+    Insertion order counts (dicts that differ in order dump differently), and so do the
+    classes that compare equal across types (``True == 1 == 1.0``)."""
+    cls = value.__class__
+    if cls is dict:
+        return (dict, tuple([(k, _key(v)) for k, v in value.items()]))
+    if cls is list:
+        return (list, tuple([_key(v) for v in value]))
+    if cls is set:
+        return (set, frozenset(value))
+    if cls is bool or cls is float:
+        return (cls, value)
+    if isinstance(value, BaseModel):  # already shared: kept alive by the memo that made it
+        return (cls, id(value))
+    return value  # str, int, None, SourceRef
+
+
+class Compactor:
+    """Validates the parts of port QoS that many ports have alike (the profile's queues and
+    their ECN thresholds, the resolved watchdog, link pause) once, and gives every port the
+    same model object. Models are never changed once built, so sharing them is safe; the
+    parser's plain data stays the single source of what each port says."""
+
+    def __init__(self) -> None:
+        self.memo: dict[Any, BaseModel] = {}
+
+    def model(self, cls: type[ModelT], obj: Any) -> ModelT | Any:
+        if obj.__class__ is not dict:
+            return obj  # None, or a model already
+        key = (cls, _key(obj))
+        model = self.memo.get(key)
+        if model is None:
+            model = self.memo[key] = cls.model_validate(obj)
+            share_fields_sets(model)
+        return model  # type: ignore[return-value]
+
+    def port_qos(self, qos: Obj) -> None:
+        """Replace the shareable parts of a port's QoS (plain data) by shared models."""
+        pfc = qos.get("pfc")
+        if pfc is not None and pfc.__class__ is dict and "watchdog" in pfc:
+            pfc["watchdog"] = self.model(Watchdog, pfc["watchdog"])
+        if "pause" in qos:
+            qos["pause"] = self.model(LinkPause, qos["pause"])
+        queues = qos.get("queues")
+        if queues:
+            for qid, queue in queues.items():
+                queues[qid] = self.model(Queue, queue)
+
+
+def share_fields_sets(model: BaseModel) -> None:
+    """``share_fields_set`` on ``model`` and every model below it (a fresh, unshared tree)."""
+    share_fields_set(model)
+    for value in model.__dict__.values():
+        if isinstance(value, BaseModel):
+            share_fields_sets(value)
+        elif value.__class__ is dict:
+            for item in value.values():
+                if isinstance(item, BaseModel):
+                    share_fields_sets(item)
+        elif value.__class__ is list:
+            for item in value:
+                if isinstance(item, BaseModel):
+                    share_fields_sets(item)
