@@ -38,8 +38,6 @@ from fablint.profiles import display_path, load_policy, profile_infos, show_json
 from fablint.redact import forget as forget_secrets
 from fablint.redact import remember, scrub
 from fablint.report import REPORTERS
-from fablint.report import sarif as sarif_report
-from fablint.report import text as text_report
 from fablint.resources import rule_docs_dir
 from fablint.yamlio import ConfigError
 
@@ -160,12 +158,12 @@ def _load_profile(project: ProjectConfig, profile: str | None) -> Policy:
 
 def _load_intent(path: Path | None, project: ProjectConfig) -> Intent | None:
     """The intended cabling from ``--intent`` or fablint.yaml's ``intent`` (ConfigError)."""
-    from fablint.intent import load_intent
-
     if path is None and project.intent:
         path = (project.root or Path.cwd()) / project.intent
     if path is None:
         return None
+    from fablint.intent import load_intent  # only runs with an intent import it
+
     if not path.is_file():
         raise ConfigError(f"intended topology {path} not found")
     return load_intent(path)
@@ -347,7 +345,7 @@ def lint_command(
     if output is not None:
         _write_atomic(output, report)
         if output_format != Format.text:
-            typer.echo(text_report.plain_summary(result), err=True)
+            typer.echo(_plain_summary(result), err=True)
     else:
         _emit(report)
     raise typer.Exit(result.exit_code)
@@ -432,6 +430,14 @@ def _report_only(result: LintResult, files: list[str]) -> LintResult:
         errors=[p for p in result.errors if keep(p.file)])
 
 
+def _plain_summary(result: LintResult) -> str:
+    """The text report's summary line (the reporter is imported only by the runs that print
+    it)."""
+    from fablint.report import text as text_report
+
+    return text_report.plain_summary(result)
+
+
 def _statistics(result: LintResult) -> str:
     """Count per rule, most frequent first, as ``ruff --statistics`` prints it."""
     from collections import Counter
@@ -440,7 +446,7 @@ def _statistics(result: LintResult) -> str:
     fixable = Counter(f.rule for f in result.findings if f.fix)
     rows = [f"{n:>5}  {rule:<7} {name}{'  (fix shown)' if fixable[rule] == n else ''}"
             for (rule, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-    return "\n".join([*rows, text_report.plain_summary(result)]) + "\n"
+    return "\n".join([*rows, _plain_summary(result)]) + "\n"
 
 
 def _render(
@@ -449,9 +455,13 @@ def _render(
     if fmt == Format.text:
         from rich.console import Console  # only the text report and tables need rich
 
+        from fablint.report import text as text_report
+
         width = Console().width if color else 100
         return text_report.render(result, color=color, width=width, show_fixes=not no_fixes)
     if fmt == Format.sarif and project.docs_url:
+        from fablint.report import sarif as sarif_report
+
         return sarif_report.render(result, project.docs_url.rstrip("/") + "/")
     return REPORTERS[fmt.value](result)
 
@@ -550,7 +560,7 @@ def report_command(
         page = html.render(sheet, topo, result.findings, result.digests, title=title)
     if output is not None:
         _write_atomic(output, page)
-        typer.echo(text_report.plain_summary(result), err=True)
+        typer.echo(_plain_summary(result), err=True)
     else:
         sys.stdout.write(page)
     raise typer.Exit(result.exit_code)

@@ -17,18 +17,31 @@ from hypothesis import strategies as st
 
 from fablint import engine
 from fablint.model import Interface
-from fablint.parsers import base, eos
+from fablint.parsers import base, build
 from fablint.parsers.eos import EosParser
+from fablint.parsers.nxos import NxosParser
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path("/work/shared/corpus")
 
 
-def _eos_inputs() -> list[Path]:
+PARSERS = {"eos": EosParser(), "nxos": NxosParser()}
+
+
+def _cli_inputs() -> list[tuple[str, Path]]:
+    """Every EOS and NX-OS configuration of the fixtures and the shared corpus."""
     found = sorted((ROOT / "fixtures").rglob("*.cfg"))
-    if (CORPUS / "eos").is_dir():
-        found += sorted((CORPUS / "eos").glob("*.cfg"))
-    return [p for p in found if EosParser().sniff(p.read_text(errors="replace")[:16384]) >= 50]
+    for vendor in PARSERS:
+        if (CORPUS / vendor).is_dir():
+            found += sorted((CORPUS / vendor).glob("*"))
+    inputs = []
+    for path in found:
+        head = path.read_text(errors="replace")[:16384]
+        scores = {vendor: parser.sniff(head) for vendor, parser in PARSERS.items()}
+        vendor = max(scores, key=lambda v: scores[v])
+        if scores[vendor] >= 50:
+            inputs.append((vendor, path))
+    return inputs
 
 
 def _chassis(ports: int) -> str:
@@ -61,26 +74,27 @@ max-mark-probability 100
     return head + "".join(blocks) + "end\n"
 
 
-def _dump(text: str, path: str) -> str:
-    result = EosParser().parse(text, path)
+def _dump(text: str, path: str, vendor: str = "eos") -> str:
+    result = PARSERS[vendor].parse(text, path)
     return json.dumps([d.model_dump(mode="json") for d in result.devices], sort_keys=False)
 
 
-@pytest.mark.parametrize("config", _eos_inputs(), ids=lambda p: p.name)
-def test_port_by_port_validation_gives_the_same_model(config: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("vendor", "config"), _cli_inputs(),
+                         ids=lambda v: v.name if isinstance(v, Path) else v)
+def test_port_by_port_validation_gives_the_same_model(
+        vendor: str, config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = config.read_text(errors="replace")
-    plain = _dump(text, str(config))
-    monkeypatch.setattr(eos, "COMPACT_PORTS", 1)
-    assert _dump(text, str(config)) == plain
+    plain = _dump(text, str(config), vendor)
+    monkeypatch.setattr(build, "COMPACT_PORTS", 1)
+    assert _dump(text, str(config), vendor) == plain
 
 
 def test_a_large_chassis_shares_what_its_ports_have_alike(
         monkeypatch: pytest.MonkeyPatch) -> None:
     text = _chassis(300)
-    monkeypatch.setattr(eos, "COMPACT_PORTS", 10**9)
+    monkeypatch.setattr(build, "COMPACT_PORTS", 10**9)
     plain = _dump(text, "chassis1.cfg")
-    monkeypatch.setattr(eos, "COMPACT_PORTS", 100)
+    monkeypatch.setattr(build, "COMPACT_PORTS", 100)
     assert _dump(text, "chassis1.cfg") == plain
     device = EosParser().parse(text, "chassis1.cfg").devices[0]
     ports = [i for i in device.interfaces.values() if i.kind == "physical"]
@@ -114,3 +128,32 @@ def test_split_lines_is_split(text: str, chunk: int) -> None:
             lines[len(expected)]
     finally:
         base.LINE_CHUNK = old
+
+
+@pytest.mark.parametrize("vendor", ["eos", "nxos"])
+def test_a_running_config_over_the_limit_is_refused_naming_the_file(
+        vendor: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the limit allows stays within a couple of GB of memory; beyond it the file is a
+    clear error naming it (exit 2) and the other files are still linted."""
+    from typer.testing import CliRunner
+
+    from fablint.cli import app
+
+    monkeypatch.setattr(base, "MAX_CLI_CONFIG_BYTES", 20_000)
+    good = tmp_path / "leaf1.cfg"
+    good.write_text((ROOT / "fixtures" / "demo" / "leaf1.cfg").read_text())
+    big = tmp_path / "chassis1.cfg"
+    if vendor == "eos":
+        big.write_text(_chassis(100))
+    else:
+        big.write_text("hostname nx1\nfeature lldp\n" + "".join(
+            f"interface Ethernet1/{n}\n  mtu 9216\n  priority-flow-control mode on\n"
+            f"  description port {n} of a chassis with a long description\n"
+            for n in range(1, 400)))
+    assert big.stat().st_size > 20_000
+    run = CliRunner().invoke(app, ["lint", str(tmp_path), "--format", "json"])
+    assert run.exit_code == 2, run.stdout
+    report = json.loads(run.stdout)
+    assert [e["file"] for e in report["errors"]] == [str(big)]
+    assert "larger than the 20,000 fablint reads" in report["errors"][0]["message"]
+    assert report["summary"]["devices"] == 1  # the good switch is linted all the same

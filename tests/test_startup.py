@@ -61,3 +61,28 @@ def test_lint_of_one_file_through_the_entry_point() -> None:
     assert run.returncode in (0, 1), run.stderr
     doc = json.loads(run.stdout)
     assert doc["summary"]["files"] == 1
+
+
+def test_the_command_line_imports_no_reporter_and_no_intent() -> None:
+    """A run renders one format: each reporter is imported when its format is asked for, the
+    intended-cabling reader only by runs that have an intent, rich only by the text report."""
+    probe = _python("import sys, fablint.cli; print(' '.join(sorted(sys.modules)))")
+    assert probe.returncode == 0, probe.stderr
+    loaded = set(probe.stdout.split())
+    assert "fablint.report" in loaded
+    assert not {m for m in loaded if m.startswith("fablint.report.")}, loaded
+    assert "fablint.intent" not in loaded
+    assert not {m for m in loaded if m == "rich" or m.startswith("rich.")}
+
+
+def test_every_format_renders_through_the_lazy_reporters() -> None:
+    from fablint.report import REPORTERS
+
+    assert list(REPORTERS) == ["text", "json", "sarif", "junit", "github", "gitlab", "concise",
+                               "markdown"]
+    demo = ROOT / "fixtures" / "demo"  # planted faults: every format has something to say
+    for name in REPORTERS:
+        run = _python(ENTRY, "lint", str(demo), "--format", name, "--no-color")
+        assert run.returncode == 1, (name, run.stderr)
+        assert run.stdout.strip(), name
+        assert "Traceback" not in run.stderr

@@ -68,6 +68,22 @@ def decode_input(data: bytes, partial: bool = False) -> tuple[str, int]:
     return normalise_newlines(text), bad
 
 
+MAX_CLI_CONFIG_BYTES = 64 * 1024 * 1024
+"""The largest running-config (EOS, NX-OS) fablint reads: a switch's is rarely over 2 MB, a
+chassis with thousands of subinterfaces a few. Every line of one is modelled, so linting takes
+about 20 to 30 times the text in memory (``bench/mem_big_config.py``): this keeps that under
+2 GB, where the general limit on inputs (``detect.MAX_INPUT_BYTES``) would allow 7."""
+
+
+def refuse_oversized_config(text: str, path: str) -> None:
+    """ParseError (naming the file) for a running-config over ``MAX_CLI_CONFIG_BYTES``."""
+    if len(text) > MAX_CLI_CONFIG_BYTES:
+        raise ParseError(path, None, f"a running-config of {len(text):,} characters is larger "
+                         f"than the {MAX_CLI_CONFIG_BYTES:,} fablint reads "
+                         "(a switch's is rarely over 2 MB; linting one takes about 25 times "
+                         "its size in memory)")
+
+
 LINE_CHUNK = 1 << 20
 """Characters of text split into lines at a time by ``split_lines`` (about 20,000 lines)."""
 

@@ -12,9 +12,20 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from fablint.model import LinkPause, Queue, SourceRef, Watchdog, share_fields_set
+from fablint.model import (
+    Device,
+    Interface,
+    LinkPause,
+    Queue,
+    Reference,
+    SourceRef,
+    Watchdog,
+    _SharedNames,
+    share_fields_set,
+)
+from fablint.parsers.base import ParseError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -153,7 +164,10 @@ class Compactor:
 
 
 def share_fields_sets(model: BaseModel) -> None:
-    """``share_fields_set`` on ``model`` and every model below it (a fresh, unshared tree)."""
+    """``share_fields_set`` on ``model`` and every model below it, down to the parts shared
+    already (whose own parts were shared with them)."""
+    if model.__pydantic_fields_set__.__class__ is _SharedNames:
+        return
     share_fields_set(model)
     for value in model.__dict__.values():
         if isinstance(value, BaseModel):
@@ -166,3 +180,35 @@ def share_fields_sets(model: BaseModel) -> None:
             for item in value:
                 if isinstance(item, BaseModel):
                     share_fields_sets(item)
+
+
+def validate_device(device: Obj, path: str) -> Device:
+    """The model of a parsed device (plain data). A device of ``COMPACT_PORTS`` or more ports
+    is validated port by port, each port's plain data freed as its model is made and what
+    ports have alike shared (``Compactor``): the peak then holds the model and one port's
+    data, not the whole switch twice. The model is the same either way. A validation error
+    (a parser bug) is a ParseError that names the file."""
+    interfaces = device["interfaces"]
+    where: tuple[str, ...] = ()
+    try:
+        if len(interfaces) >= COMPACT_PORTS:
+            compactor = Compactor()
+            for name, iface in interfaces.items():
+                where = ("interfaces", name)
+                qos = iface.get("qos")
+                if qos.__class__ is dict:  # not a QosSettings shared by ports already
+                    compactor.port_qos(qos)
+                interfaces[name] = port = Interface.model_validate(iface)
+                share_fields_sets(port)
+            references = device["references"]
+            for index, reference in enumerate(references):
+                where = ("references", str(index))
+                references[index] = item = Reference.model_validate(reference)
+                share_fields_set(item)
+            where = ()
+        return Device.model_validate(device)
+    except ValidationError as exc:
+        first_error = exc.errors()[0]
+        loc = ".".join((*where, *(str(p) for p in first_error["loc"])))
+        raise ParseError(path, None, f"cannot build the model ({loc}: "
+                         f"{first_error['msg']})") from exc

@@ -27,32 +27,22 @@ from typing import Any
 from pydantic import ValidationError
 
 from fablint import units
-from fablint.model import (
-    Device,
-    Interface,
-    ParseProblem,
-    PortMatch,
-    QosSettings,
-    Reference,
-    SourceRef,
-    share_fields_set,
-)
+from fablint.model import ParseProblem, PortMatch, QosSettings, SourceRef
 from fablint.parsers.base import (
     CONFIG_LINE_START,
-    ParseError,
     ParseResult,
+    refuse_oversized_config,
     reject_nul,
     split_lines,
 )
 from fablint.parsers.build import (
-    COMPACT_PORTS,
-    Compactor,
     Obj,
     new_device,
     new_qos,
     new_queue,
     new_watchdog,
     overlay,
+    validate_device,
 )
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
@@ -519,6 +509,7 @@ class EosParser:
         return max(0, min(score, 100))
 
     def parse(self, text: str, path: str) -> ParseResult:
+        refuse_oversized_config(text, path)
         return _EosBuilder(path).run(text)
 
 
@@ -805,46 +796,12 @@ class _EosBuilder:
         self.unknown = unknown
         self.finish()
         self.device["suppressions"] = suppressions
-        device = self.validated()
+        device = validate_device(self.device, self.path)
         return ParseResult(
             devices=[device], problems=self.problems, lines=lineno, unknown_lines=unknown,
             first_unknown=first_unknown or None, foreign_lines=foreign,
             first_foreign=first_foreign or None,
         )
-
-    def validated(self) -> Device:
-        """The model of what was read. A large device is validated port by port, each port's
-        plain data freed as its model is made and what ports have alike shared
-        (``build.Compactor``): the peak then holds the model and one port's data, not the
-        whole switch twice. The model is the same either way."""
-        device = self.device
-        interfaces = device["interfaces"]
-        where: tuple[str, ...] = ()
-        try:
-            if len(interfaces) >= COMPACT_PORTS:
-                compactor = Compactor()
-                for name, iface in interfaces.items():
-                    where = ("interfaces", name)
-                    qos = iface.get("qos")
-                    if qos.__class__ is dict:
-                        compactor.port_qos(qos)
-                    port = interfaces[name] = Interface.model_validate(iface)
-                    share_fields_set(port)
-                    if qos.__class__ is dict:  # the port's own (shared ones are compacted)
-                        share_fields_set(port.qos)
-                        share_fields_set(port.qos.pfc)
-                references = device["references"]
-                for index, reference in enumerate(references):
-                    where = ("references", str(index))
-                    references[index] = item = Reference.model_validate(reference)
-                    share_fields_set(item)
-                where = ()
-            return Device.model_validate(device)
-        except ValidationError as exc:  # a parser bug must still name the file
-            first_error = exc.errors()[0]
-            loc = ".".join((*where, *(str(p) for p in first_error["loc"])))
-            raise ParseError(self.path, None, f"cannot build the model ({loc}: "
-                             f"{first_error['msg']})") from exc
 
     # -- top level -----------------------------------------------------------------------
 

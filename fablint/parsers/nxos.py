@@ -49,12 +49,23 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import Any
 
-from pydantic import ValidationError
-
 from fablint import units
-from fablint.model import Device, ParseProblem, QosSettings, Queue, SourceRef
-from fablint.parsers.base import CONFIG_LINE_START, ParseError, ParseResult, reject_nul
-from fablint.parsers.build import Obj, new_device, new_interface, new_qos, new_queue
+from fablint.model import ParseProblem, QosSettings, Queue, SourceRef
+from fablint.parsers.base import (
+    CONFIG_LINE_START,
+    ParseResult,
+    refuse_oversized_config,
+    reject_nul,
+    split_lines,
+)
+from fablint.parsers.build import (
+    Obj,
+    new_device,
+    new_interface,
+    new_qos,
+    new_queue,
+    validate_device,
+)
 from fablint.parsers.cisco_acl import NAMED_DSCP, AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
 from fablint.parsers.ranges import expand_interface_range
@@ -243,6 +254,7 @@ class NxosParser:
         return max(0, min(score, 100))
 
     def parse(self, text: str, path: str) -> ParseResult:
+        refuse_oversized_config(text, path)
         return _NxosBuilder(path).run(text)
 
 
@@ -321,13 +333,7 @@ class _NxosBuilder:
         reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
         lines = self.scan(text)
         self.finish()
-        try:
-            device = Device.model_validate(self.device)
-        except ValidationError as exc:  # a parser bug must still name the file
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ParseError(self.path, None, f"cannot build the model ({where}: "
-                             f"{first['msg']})") from exc
+        device = validate_device(self.device, self.path)
         return ParseResult(
             devices=[device], problems=self.problems, lines=lines, unknown_lines=self.unknown,
             first_unknown=self.first_unknown or None, foreign_lines=self.foreign,
@@ -341,7 +347,7 @@ class _NxosBuilder:
         tracker = SuppressionTracker(self.path)
         banner_end: str | None = None
         lineno = 0
-        for lineno, raw in enumerate(text.split("\n"), 1):
+        for lineno, raw in enumerate(split_lines(text), 1):
             line = raw.rstrip()
             if not line:
                 continue
