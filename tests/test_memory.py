@@ -139,7 +139,7 @@ def test_a_running_config_over_the_limit_is_refused_naming_the_file(
 
     from fablint.cli import app
 
-    monkeypatch.setattr(base, "MAX_CLI_CONFIG_BYTES", 20_000)
+    monkeypatch.setitem(base.MAX_CLI_CONFIG_BYTES, vendor, 20_000)
     good = tmp_path / "leaf1.cfg"
     good.write_text((ROOT / "fixtures" / "demo" / "leaf1.cfg").read_text())
     big = tmp_path / "chassis1.cfg"

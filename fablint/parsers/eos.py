@@ -509,7 +509,7 @@ class EosParser:
         return max(0, min(score, 100))
 
     def parse(self, text: str, path: str) -> ParseResult:
-        refuse_oversized_config(text, path)
+        refuse_oversized_config(text, path, "eos")
         return _EosBuilder(path).run(text)
 
 

@@ -254,7 +254,7 @@ class NxosParser:
         return max(0, min(score, 100))
 
     def parse(self, text: str, path: str) -> ParseResult:
-        refuse_oversized_config(text, path)
+        refuse_oversized_config(text, path, "nxos")
         return _NxosBuilder(path).run(text)
 
 
