@@ -1,8 +1,9 @@
 """Golden outputs: prove that a speed change left fablint's findings byte-identical.
 
 ``make DIR`` lints a fixed set of inputs and writes each JSON report (and its exit code) under
-DIR; ``check DIR`` lints them again with the fablint of this tree and compares byte for byte,
-order included. Run ``make`` on the tree before the change (or on main), ``check`` after it.
+DIR, with the ``fablint topo`` JSON of the mixed fabric; ``check DIR`` runs them again with the
+fablint of this tree and compares byte for byte, order included. Run ``make`` on the tree
+before the change (or on main: ``--tree /work/main``), ``check`` after it.
 
 The inputs: the shared corpus as one folder, each corpus file alone, and small generated fabrics
 (bench/gen_sonic.py, bench/gen_eos.py, the mixed fabric of bench/gen_mixed.py), written under
@@ -41,30 +42,33 @@ def fabrics(root: Path) -> list[Path]:
     return [sonic, eos, mixed]
 
 
-def cases(root: Path) -> dict[str, Path]:
-    """Name of each golden output -> the path linted."""
-    found = {"corpus": CORPUS}
+def cases(root: Path) -> dict[str, list[str]]:
+    """Name of each golden output -> the fablint arguments that make it."""
+    found = {"corpus": ["lint", str(CORPUS), "--format", "json"]}
     for file in sorted(CORPUS.rglob("*")):
         if file.is_file():
-            found["corpus-" + str(file.relative_to(CORPUS)).replace("/", "--")] = file
+            name = "corpus-" + str(file.relative_to(CORPUS)).replace("/", "--")
+            found[name] = ["lint", str(file), "--format", "json"]
     for folder in fabrics(root / "fabrics"):
-        found[folder.name] = folder
+        found[folder.name] = ["lint", str(folder), "--format", "json"]
+    # the topology itself (tiers, cables, bisection), which the lint shows only in part
+    found["mixed-96-topo"] = ["topo", str(root / "fabrics" / "mixed-96"), "--format", "json"]
     return found
 
 
-def lint(path: Path, tree: Path = BENCH.parent) -> bytes:
-    """The JSON report of ``fablint lint PATH`` (fablint of ``tree``) and its exit code."""
+def lint(args: list[str], tree: Path = BENCH.parent) -> bytes:
+    """The output of ``fablint ARGS`` (fablint of ``tree``) and its exit code."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.run([sys.executable, "-m", "fablint", "lint", str(path), "--format", "json"],
+    proc = subprocess.run([sys.executable, "-m", "fablint", *args],
                           capture_output=True, env=env, check=False)
     return proc.stdout + f"\n# exit code {proc.returncode}\n".encode()
 
 
 def run_all(root: Path, tree: Path, only: str | None = None) -> dict[str, bytes]:
     """Every case's output (those whose name holds ``only``), linted two at a time."""
-    todo = {name: path for name, path in cases(root).items() if only is None or only in name}
+    todo = {name: args for name, args in cases(root).items() if only is None or only in name}
     with ThreadPoolExecutor(max_workers=2) as pool:
-        outputs = dict(zip(todo, pool.map(lambda path: lint(path, tree), todo.values()),
+        outputs = dict(zip(todo, pool.map(lambda args: lint(args, tree), todo.values()),
                            strict=True))
     return outputs
 
