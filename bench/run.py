@@ -188,7 +188,7 @@ def main() -> None:
     floor = "json.loads s" if args.vendor in ("sonic", "mixed") else ""
     print(f"{'N':>6} {'files':>6} {'MB':>7} {'seconds':>8} {'MB/s':>6} {'cpu s':>7} "
           f"{'peak RSS MB':>11} {'read+split s':>12} {'x baseline':>10}"
-          + (f" {floor:>12} {'x json':>7}" if floor else ""), flush=True)
+          + (f" {floor:>12} {'x json':>7} {'cpu x json':>10}" if floor else ""), flush=True)
     measured: dict[int, Run] = {}
     for size in args.sizes:
         folder = args.out / f"{args.vendor}-{size}"
@@ -209,7 +209,8 @@ def main() -> None:
                 f"{baseline:>12.3f} {run.seconds / baseline:>10.0f}")
         if floor:
             loads = best_json_loads(files, args.repeat)
-            line += f" {loads:>12.3f} {run.seconds / loads:>7.0f}"
+            line += (f" {loads:>12.3f} {run.seconds / loads:>7.0f} "
+                     f"{run.cpu_seconds / loads:>10.0f}")
         print(line, flush=True)
     for size, run in measured.items():
         big = measured.get(4 * size)
