@@ -79,6 +79,22 @@ def _show_case(case: Case, lang: str) -> list[str]:
     return out
 
 
+def _applicability(rule: type[Rule]) -> list[str]:
+    """Which switches the rule judges: a rule about the lossless design skips a switch that
+    has no lossless configuration at all (QOS011 reports it once), unless the profile's
+    ``roce_devices`` names it."""
+    if not rule.lossless_design() or not set(rule.vendors) & {"eos", "nxos", "sonic"}:
+        return []
+    return [
+        "**Applicability:** switches configured for RoCE, that is with some lossless "
+        "configuration (a no-drop priority or class, PFC switched on, a PFC watchdog, ECN "
+        "marking or a lossless buffer), and every switch the profile's `roce_devices` names. "
+        "A switch with none at all is reported once by [QOS011](QOS011.md) instead of by this "
+        "rule port by port.",
+        "",
+    ]
+
+
 def rule_page(rule: type[Rule]) -> str:
     doc = _dedent_doc(rule)
     vendors = ", ".join(VENDORS.get(v, (v, ""))[0] for v in rule.vendors)
@@ -97,6 +113,7 @@ def rule_page(rule: type[Rule]) -> str:
         "",
         _section(doc, "What it checks"),
         "",
+        *_applicability(rule),
         "## Why it matters",
         "",
         _section(doc, "Why it matters"),

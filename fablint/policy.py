@@ -7,6 +7,7 @@ silently ignored setting.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from typing import Literal
 
@@ -186,6 +187,26 @@ class PortScope(_Section):
         return _regexes(values)
 
 
+class RoceDevices(_Section):
+    """Which switches must carry RoCE: a switch with no lossless configuration at all is
+    reported once (QOS011), for information, unless it is named here; then it is an error and
+    the per-port PFC, ECN, QoS and MTU rules check it as well."""
+
+    names: list[str] = Field(default_factory=list)
+    """Shell-style patterns (``leaf*``, ``gpu-leaf-[0-9]*``) on the device's hostname,
+    case-insensitive."""
+    roles: list[str] = Field(default_factory=list)
+    """Shell-style patterns on the device's role where its configuration states one (SONiC
+    ``DEVICE_METADATA`` ``type``: ``ToRRouter``, ``LeafRouter`` …), case-insensitive."""
+
+    def requires(self, name: str, role: str | None) -> bool:
+        """Does the profile say the device ``name`` (with ``role``) must carry RoCE?"""
+        name = name.lower()
+        return (any(fnmatch.fnmatchcase(name, p.lower()) for p in self.names)
+                or (role is not None
+                    and any(fnmatch.fnmatchcase(role.lower(), p.lower()) for p in self.roles)))
+
+
 IbGeneration = Literal["SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR"]
 IB_GENERATIONS: tuple[str, ...] = ("SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR",
                                    "XDR")
@@ -310,6 +331,7 @@ class Policy(_Section):
     mtu: MtuPolicy = Field(default_factory=MtuPolicy)
     acl: AclPolicy = Field(default_factory=AclPolicy)
     ports: PortScope = Field(default_factory=PortScope)
+    roce_devices: RoceDevices = Field(default_factory=RoceDevices)
     topology: TopologyPolicy = Field(default_factory=TopologyPolicy)
     ib_sm: IbSmPolicy = Field(default_factory=IbSmPolicy)
     ib_link: IbLinkPolicy = Field(default_factory=IbLinkPolicy)

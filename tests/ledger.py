@@ -39,7 +39,7 @@ SKIP = ("MANIFEST.tsv", "README.md")
 COLUMNS = ("rule", "severity", "file", "line", "device", "object", "runs", "count", "verdict",
            "reason", "message")
 UNREVIEWED = "unreviewed"
-PRECISION_FLOOR = 0.50
+PRECISION_FLOOR = 0.97
 """Precision (true + acceptable over error/warning findings) the corpus must not fall below.
 The target is 0.95; rows judged ``false: why`` are findings still to be fixed in the rules
 (never a place to park a new false finding: fix it instead)."""

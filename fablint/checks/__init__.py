@@ -2,6 +2,7 @@
 
 from fablint.checks import (  # noqa: F401  (registration)
     acl,
+    applicability,
     buffer,
     consistency,
     dcqcn,

@@ -131,6 +131,23 @@ class Context:
                                          if self.is_fabric_port(device, i)]
         return cached
 
+    def roce_required(self, device: Device) -> bool:
+        """Does the profile say ``device`` must carry RoCE (``roce_devices``)?"""
+        return self.policy.roce_devices.requires(device.name, device.role)
+
+    def roce_device(self, device: Device) -> bool:
+        """Do the rules about the lossless design (``Rule.lossless_design``) apply to
+        ``device``? Every input but a switch's configuration; a switch when the profile says it
+        must carry RoCE, or when some line of it asks for lossless traffic
+        (``lossless_intent``). A switch with none at all is QOS011's, once."""
+        key = ("roce_device", device.name)
+        cached = self._memo.get(key)
+        if cached is None:
+            cached = self._memo[key] = (device.vendor not in SWITCH_VENDORS
+                                        or self.roce_required(device)
+                                        or lossless_intent(device))
+        return cached  # type: ignore[return-value]
+
     def qos_groups(
         self, device: Device, kinds: tuple[str, ...] = ("physical",)
     ) -> list[list[Interface]]:
@@ -190,6 +207,32 @@ class Context:
                 if (key := _qos_key(iface)) in found]
 
 
+SWITCH_VENDORS = frozenset({"eos", "nxos", "sonic"})
+"""Inputs whose devices may or may not be set up for RoCE (``Context.roce_device``)."""
+LOSSLESS_CATEGORIES = frozenset({"pfc", "ecn", "watchdog", "buffer", "qos"})
+"""Rule categories about the lossless design (``Rule.lossless_design``)."""
+
+
+def lossless_intent(device: Device) -> bool:
+    """Does any line of ``device`` ask for lossless traffic? A no-drop priority or class, PFC
+    switched on explicitly, a PFC watchdog, ECN marking on a queue, a lossless buffer profile
+    or a priority group whose lossless headroom the switch computes, on a port or in a QoS
+    profile. Defaults are not intent: NX-OS's `priority-flow-control mode auto` (the default of
+    every port) with no no-drop class pauses nothing. WRED dropping alone is not either: it is
+    a lossy design."""
+    if device.qos.no_drop_classes or any(p.lossless for p in device.buffer_profiles.values()):
+        return True
+    if any(a.dynamic for i in device.interfaces.values() for a in i.buffer_pgs.values()):
+        return True
+    for qos in (*(i.qos for i in device.interfaces.values()), *device.qos_profiles.values()):
+        pfc = qos.pfc
+        if pfc.no_drop or (pfc.mode == "on" and pfc.configured("mode")) or pfc.watchdog.enabled:
+            return True
+        if any(q.ecn is not None for q in qos.queues.values()):
+            return True
+    return False
+
+
 def _qos_key(iface: Interface) -> tuple[int, bool]:
     """What a group of ``qos_groups`` shares: the QoS settings object, and whether the port is
     routed (where a vendor has no trust setting, a routed port classifies by DSCP whatever its
@@ -226,9 +269,25 @@ class Rule:
     settings: ClassVar[tuple[str, ...]] = ()
     """Profile settings the rule reads (``section.key``), listed in its docs page."""
 
+    roce_only: ClassVar[bool | None] = None
+    """Does the rule judge a switch's lossless design, so that it has nothing to say about a
+    switch never set up for RoCE (``Context.roce_device``)? None: by its category (PFC, ECN,
+    watchdog, buffer and QoS rules do)."""
+
+    @classmethod
+    def lossless_design(cls) -> bool:
+        """``roce_only``, or by default whether the rule's category is about the lossless
+        design."""
+        return cls.category in LOSSLESS_CATEGORIES if cls.roce_only is None else cls.roce_only
+
     def check(self, ctx: Context) -> Iterable[Finding]:
-        """Fabric-wide check; by default runs ``check_device`` on every device."""
+        """Fabric-wide check; by default runs ``check_device`` on every device, except that a
+        rule about the lossless design skips switches that have none at all (QOS011 reports
+        each of them once)."""
+        skip = self.lossless_design()
         for device in ctx.fabric.devices.values():
+            if skip and not ctx.roce_device(device):
+                continue
             yield from self.check_device(device, ctx)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:

@@ -346,6 +346,8 @@ class EcnThresholdOrder(Rule):
     marking curve, and share one fix: the `random-detect` line (or SONiC `WRED_PROFILE`)
     written again with all its values right. A queue with several problems gets one finding
     that lists them all; a profile's queue is reported once, not once per port.
+    Unlike the other ECN rules it checks every switch, configured for RoCE or not: a curve
+    that cannot work is wrong whatever the queue carries.
 
     ## Why it matters
     Between the two thresholds the marking probability ramps up; that ramp is what lets DCQCN
@@ -365,6 +367,7 @@ class EcnThresholdOrder(Rule):
     title = "ECN/WRED thresholds out of order, or probability or weight out of range"
     severity = Severity.ERROR
     category = "ecn"
+    roce_only = False
     vendors = ("eos", "nxos", "sonic")
     settings = ("ecn.allow_step_marking", "ecn.fix_min_bytes", "ecn.fix_max_bytes",
                 "ecn.fix_probability")

@@ -44,6 +44,7 @@ class FabricMtuMinimum(Rule):
     title = "Fabric port MTU below the profile minimum"
     severity = Severity.ERROR
     category = "mtu"
+    roce_only = True
     vendors = ("eos", "nxos", "sonic")
     settings = ("mtu.fabric_min",)
 

@@ -566,6 +566,7 @@ class DanglingReference(Rule):
     title = "Reference to a configuration object that does not exist"
     severity = Severity.ERROR
     category = "qos"
+    roce_only = False
     vendors = ("eos", "nxos", "sonic")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
