@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from fablint.checks import REGISTRY, Context, Rule
-from fablint.checks.base import DeviceSummary, FabricRule
+from fablint.checks.base import DeviceSummary, FabricRule, fold_consequences
 from fablint.config import FailOn, ProjectConfig
 from fablint.findings import CATEGORIES, Finding, Severity, fingerprint_of
 from fablint.fixes import attach_fixes
@@ -252,6 +252,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
     raw: list[Finding] = []
     for rule_id in plan.rule_ids:
         raw.extend(REGISTRY[rule_id]().check(ctx))
+    raw = fold_consequences(raw)  # a finding another one explains is folded into its cause
     summaries: dict[str, list[DeviceSummary]] = {}
     for rule_id in plan.summary_rule_ids:
         rule = REGISTRY[rule_id]()
@@ -377,6 +378,7 @@ def _assemble(
     kept, late_used, late_suppressed = _suppress(late, suppressions)
     attach_fixes(kept, _LineCache())
     findings.extend(kept)
+    findings = fold_consequences(findings, kept)  # a fabric finding may explain device ones
     used |= late_used
     suppressed += late_suppressed
 

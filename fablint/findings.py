@@ -90,6 +90,12 @@ class Finding:
     ports that share one faulty profile or line); empty for a finding about one object."""
     consequences: list[Consequence] = field(default_factory=list)
     """Findings this one explains, folded into it instead of being reported separately."""
+    explains: list[tuple[str, str]] = field(default_factory=list)
+    """What this finding is the cause of, as (rule id or category, object) pairs: a finding
+    of the same device whose rule (or category) matches and whose every object is the object
+    or inside it (``Ethernet1`` covers ``Ethernet1 queue 3``; ``device:NAME`` covers a finding
+    whose object is NAME, whatever it groups) is folded into this one by
+    ``fablint.checks.base.fold_consequences``. Not reported itself."""
 
     def fingerprint(self) -> str:
         """Identity that survives line shifts, file moves and rewording: rule, device, object.

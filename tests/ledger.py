@@ -39,10 +39,14 @@ SKIP = ("MANIFEST.tsv", "README.md")
 COLUMNS = ("rule", "severity", "file", "line", "device", "object", "runs", "count", "verdict",
            "reason", "message")
 UNREVIEWED = "unreviewed"
-PRECISION_FLOOR = 0.97
-"""Precision (true + acceptable over error/warning findings) the corpus must not fall below.
-The target is 0.95; rows judged ``false: why`` are findings still to be fixed in the rules
-(never a place to park a new false finding: fix it instead)."""
+PRECISION_FLOOR = 1.00
+"""Precision (true + acceptable over error/warning findings) the corpus must not fall below:
+no row is judged ``false`` any more (issue 15). A new false finding is fixed in the rule,
+never parked in the ledger."""
+STRICT_FLOOR = 0.95
+"""Share of error/warning findings judged strictly ``true`` (issue 15's target; 100 % of 62
+when it was set): ``acceptable`` rows are right by a rule's contract but not worth a user's
+time, and may not grow past 5 %."""
 
 Key = tuple[str, str, str, str, str]
 """(rule, severity, file relative to the corpus, device, object)."""

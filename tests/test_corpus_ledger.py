@@ -10,7 +10,15 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import CORPUS
-from tests.ledger import LEDGER, PRECISION_FLOOR, UNREVIEWED, collect, load, precision
+from tests.ledger import (
+    LEDGER,
+    PRECISION_FLOOR,
+    STRICT_FLOOR,
+    UNREVIEWED,
+    collect,
+    load,
+    precision,
+)
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(),
                                 reason=f"shared corpus not found at {CORPUS}")
@@ -67,3 +75,4 @@ def test_precision_does_not_fall(ledger: dict) -> None:
     assert name == "all"
     assert total == 0 or (true + acceptable) / total >= PRECISION_FLOOR, (true, acceptable,
                                                                            total)
+    assert total == 0 or true / total >= STRICT_FLOOR, (true, acceptable, total)

@@ -56,6 +56,14 @@ def places(path: Path, profile: str, rule: str) -> list[list[Key]]:
             for f in result.findings if f.rule == rule]
 
 
+def consequences(path: Path, profile: str, rule: str) -> list[list[str]]:
+    """``RULE object`` of the findings folded into each ``rule`` finding (its consequences)."""
+    result = lint(LintOptions(paths=[str(path)], config=ProjectConfig(),
+                              policy=load_policy(profile), jobs=1))
+    return [[f"{c.rule} {c.object}" for c in f.consequences]
+            for f in result.findings if f.rule == rule]
+
+
 def once(*keys: Key) -> Counter[Key]:
     return Counter(keys)
 
@@ -200,7 +208,6 @@ def test_arista_faulty_pfc_copy_reports_the_planted_faults() -> None:
     expected = Counter({
         ("PFC002", name, line_of(path, r"priority 4 no-drop")): 1,  # DSCP 32-39 paused
         ("QOS001", name, first): 1,  # DSCP 24/26 -> TC 3, but PFC pauses 4
-        ("ECN001", name, line_of(path, r"^qos profile QOS_ROCE_DCQCN")): 1,  # queue 4: no ECN
         ("WD001", name, first): 1,  # as in the reference
         ("ACL001", name, line_of(path, r"ip access-group GPU-PROTECT in")): 1,
     })
@@ -210,6 +217,10 @@ def test_arista_faulty_pfc_copy_reports_the_planted_faults() -> None:
     expected[lines[0]] += 1
     assert findings(path, "default") == expected
     assert places(path, "default", "PFC001") == [lines]
+    # queue 4 (DSCP 32-39, lossy) is "lossless" only because of the misplaced no-drop: its
+    # missing ECN is PFC002's consequence, folded in, never an ECN fix for a lossy class
+    assert consequences(path, "default", "PFC002") == [
+        ["ECN001 qos profile QOS_ROCE_DCQCN queue 4"]]
 
 
 def test_arista_faulty_ecn_copy_reports_the_planted_faults() -> None:
@@ -226,7 +237,6 @@ def test_arista_faulty_ecn_copy_reports_the_planted_faults() -> None:
 def test_sonic_faulty_copy_reports_the_planted_faults() -> None:
     folder = REF / "sonic-azure-dell-z9332f.faulty"
     qos, config = folder / "qos.json", folder / "config_db.json"
-    qos_lines = qos.read_text(encoding="utf-8").split("\n")
     expected = Counter({
         # pfc_enable "2,4" on Ethernet8: priority 3 unprotected, lossy priority 2 paused, RoCE
         # DSCP 3 not lossless there, and the watchdog (pfcwd_sw_enable "3,4") misses 2.
@@ -245,13 +255,12 @@ def test_sonic_faulty_copy_reports_the_planted_faults() -> None:
         ("QOS004", "qos.json", line_of(qos, r'"scheduler"', r'"Ethernet0\|6"')): 1,
     })
     # ECN001: the lossless queues 3 and 4 of every port use AZURE_LOSSLESS, which drops
-    # instead of marking: one finding per queue, on the profile; Ethernet8's queue 2 (lossless
-    # there) has no WRED profile: a finding on its QUEUE entry.
+    # instead of marking: one finding per queue, on the profile. Ethernet8's queue 2 is
+    # "lossless" only because PFC pauses priority 2 by mistake: its missing ECN is PFC002's
+    # consequence, folded into it.
     expected[("ECN001", "qos.json", line_of(qos, r'"AZURE_LOSSLESS" *: *\{'))] += 2
-    for number, text in enumerate(qos_lines, 1):
-        if '"Ethernet8|2"' in text:
-            expected[("ECN001", "qos.json", number)] += 1
     assert findings(folder, "sonic-azure") == expected
+    assert consequences(folder, "sonic-azure", "PFC002") == [["ECN001 Ethernet8 queue 2"]]
 
 
 def test_faulty_copies_differ_from_their_reference_only_where_planted() -> None:

@@ -23,7 +23,7 @@ from fablint.report.common import DOCS_URL
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "demo"
 PLANTED = {("spine2", "ECN003"), ("leaf2", "MTU001"), ("leaf2", "MTU005"), ("leaf3", "ACL001"),
-           ("leaf3", "PFC003"), ("leaf4", "PFC001"), ("leaf4", "QOS001")}
+           ("leaf3", "PFC003"), ("leaf4", "PFC001"), ("leaf4", "QOS010")}
 
 
 def _sarif_schema() -> dict:
@@ -338,7 +338,7 @@ def test_json_matches_the_engine(demo: LintResult) -> None:
     assert (summary["errors"], summary["warnings"], summary["infos"], summary["total"]) == (
         counts["error"], counts["warning"], counts["info"], len(demo.findings))
     assert summary["by_rule"] == {"ACL001": 1, "ECN003": 1, "MTU001": 1, "MTU005": 1,
-                                  "PFC001": 1, "PFC003": 1, "QOS001": 1}
+                                  "PFC001": 1, "PFC003": 1, "QOS010": 1}
     assert summary["exit_code"] == demo.exit_code == 1
     assert doc["errors"] == []
 

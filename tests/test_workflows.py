@@ -73,7 +73,7 @@ def test_select_and_ignore_take_comma_separated_lists() -> None:
     ignored = run_inprocess("lint", str(DEMO), "--format", "json", "--ignore", "MTU,ACL001",
                             "--ignore", "PFC003")
     assert {f["rule"] for f in json.loads(ignored.stdout)["findings"]} == {
-        "PFC001", "QOS001", "ECN003"}
+        "PFC001", "QOS010", "ECN003"}
 
 
 def test_quiet_prints_nothing_on_a_clean_run_and_no_summary_otherwise() -> None:

@@ -29,14 +29,18 @@ class RoceNotConfigured(Rule):
 
     ## What it checks
     A switch (EOS, NX-OS, SONiC) whose configuration has no no-drop priority or class, no PFC
-    switched on, no ECN marking on any queue and no lossless buffer profile, on any port or QoS
-    profile, is not set up for RoCE. Defaults are not intent: NX-OS's `priority-flow-control
-    mode auto`, the default of every port, pauses nothing without a no-drop class. Such a
+    switched on, no PFC watchdog, no ECN marking on any queue, no lossless buffer profile and
+    no priority group whose lossless headroom the switch computes, on any port or QoS profile,
+    is not set up for RoCE. Defaults are not intent: NX-OS's `priority-flow-control mode
+    auto`, the default of every port, pauses nothing without a no-drop class; WRED dropping
+    alone is a lossy design. Such a
     switch is reported once, naming its fabric ports (by the profile's port scope), and the
     rules about the lossless design (PFC, ECN, watchdog, buffer and QoS rules) and MTU001 do
     not check it: one finding instead of a PFC, ECN, QoS and MTU finding per port. Its MTU is
-    said once in this finding. ACL rules, dangling references (QOS009), the reference checks
-    and the fabric-wide comparisons still cover it.
+    said once in this finding. ACL rules, dangling references (QOS009), ECN/WRED curves that
+    cannot work (ECN003) and the fabric-wide comparisons still cover it. In a fabric of RoCE
+    switches, name the switches that must carry RoCE in `roce_devices` so that one left
+    without any lossless configuration is an error, not a note.
 
     The finding is for information, unless the profile's `roce_devices` names the switch (by
     hostname or role pattern): then it is an error, and every per-port rule checks the switch
@@ -59,6 +63,7 @@ class RoceNotConfigured(Rule):
     severity = Severity.INFO
     category = "qos"
     roce_only = False
+    foldable = False
     vendors = ("eos", "nxos", "sonic")
     settings = ("roce_devices.names", "roce_devices.roles", "mtu.fabric_min", "ports.routed",
                 "ports.switched", "ports.include", "ports.exclude")

@@ -269,6 +269,9 @@ class Rule:
     settings: ClassVar[tuple[str, ...]] = ()
     """Profile settings the rule reads (``section.key``), listed in its docs page."""
 
+    foldable: ClassVar[bool] = True
+    """Can a finding of this rule be another's consequence (``fold_consequences``)? Not for a
+    finding about the whole device, such as QOS011's."""
     roce_only: ClassVar[bool | None] = None
     """Does the rule judge a switch's lossless design, so that it has nothing to say about a
     switch never set up for RoCE (``Context.roce_device``)? None: by its category (PFC, ECN,
@@ -305,10 +308,13 @@ class Rule:
         related: Iterable[SourceRef | None] = (),
         places: Iterable[tuple[str, SourceRef | None]] = (),
         consequences: Iterable[Consequence] = (),
+        explains: Iterable[tuple[str, str]] = (),
     ) -> Finding:
         """A finding of this rule. ``places``: every object it names with where each is
         configured, for a finding that groups several (one is not listed: it is ``obj``).
-        ``consequences``: other findings it explains, folded into it."""
+        ``consequences``: other findings it explains, folded into it; ``explains``: what it
+        is the cause of ((rule id or category, object) pairs), for ``fold_consequences`` to
+        fold into it after every rule has run."""
         default_file = device.files[0] if device and device.files else None
         listed = [Place(name, ref.file if ref else default_file, ref.line if ref else None)
                   for name, ref in places]
@@ -327,11 +333,97 @@ class Rule:
             related=[r for r in related if r is not None],
             places=listed if len(listed) > 1 else [],
             consequences=list(consequences),
+            explains=list(explains),
         )
 
     @classmethod
     def doc(cls) -> str:
         return (cls.__doc__ or "").strip()
+
+
+def fold_consequences(findings: list[Finding],
+                      causes: list[Finding] | None = None) -> list[Finding]:
+    """``findings`` with every finding that another one explains (``Finding.explains``)
+    folded into its cause: listed in the cause's ``consequences`` and message, not reported
+    on its own. A cause is never folded itself, so causes cannot swallow each other.
+    ``causes``: the findings to fold into (default: every finding that explains something),
+    for a second pass with the fabric rules' findings."""
+    if causes is None:
+        causes = [f for f in findings if f.explains]
+    causes = [c for c in causes if c.explains]
+    if not causes:
+        return findings
+    before = {id(c): len(c.consequences) for c in causes}
+    cause_rules = {c.rule for c in causes}
+    kept: list[Finding] = []
+    for finding in findings:
+        rule = REGISTRY.get(finding.rule)
+        cause = None if finding.rule in cause_rules or (rule and not rule.foldable) else next(
+            (c for c in causes if c.device == finding.device and _explained(c, finding)), None)
+        if cause is None:
+            kept.append(finding)
+            continue
+        cause.consequences.append(
+            Consequence(finding.rule, finding.object or "", finding.message))
+        if cause.fix is None and cause.intent is None and finding.intent is not None:
+            # a cause with no fix of its own (a fabric comparison) takes its consequence's:
+            # one cause, one fix
+            cause.fix, cause.edit, cause.intent = finding.fix, finding.edit, finding.intent
+    for cause in causes:
+        new = cause.consequences[before[id(cause)]:]
+        if new:
+            cause.message += "; " + fmt_consequences(new)
+    return kept
+
+
+def _explained(cause: Finding, finding: Finding) -> bool:
+    """Does ``cause`` explain every object of ``finding``?"""
+    keys = (finding.rule, finding.category)
+    scope = [obj for what, obj in cause.explains if what in keys]
+    if not scope:
+        return False
+    if f"device:{finding.object}" in scope:
+        return True  # a finding about the device as a whole (its object is the device)
+    objects = [p.object for p in finding.places] or [finding.object or ""]
+    return all(any(o == x or o.startswith(x + " ") for x in scope) for o in objects)
+
+
+def fmt_consequences(items: list[Consequence]) -> str:
+    """``this explains ECN001 on Ethernet0 queue 3, Ethernet4 queue 3 and QOS001 on Ethernet0``:
+    the findings folded into a cause, by rule."""
+    by_rule: dict[str, list[str]] = {}
+    for c in items:
+        by_rule.setdefault(c.rule, []).append(c.object)
+    parts = [f"{rule} on {fmt_ports(objs, 4)}" for rule, objs in by_rule.items()]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"this explains {text} (not reported apart)"
+
+
+def port_of_owner(device: Device, owner: str) -> list[str]:
+    """The objects whose settings a configuration object ``owner`` holds, as findings name
+    them: ``interface Port-Channel3`` -> the port-channel and its members, ``PORT_QOS_MAP|
+    Ethernet0`` -> ``Ethernet0``, ``QUEUE|Ethernet0|3`` -> ``Ethernet0 queue 3``; [] for a
+    device-wide or unknown owner."""
+    if owner.startswith("interface "):
+        name = owner[len("interface "):].strip()
+    else:
+        parts = owner.split("|")
+        if len(parts) < 2 or parts[1] not in device.interfaces:
+            return []
+        if parts[0] == "QUEUE" and len(parts) == 3:
+            return [f"{parts[1]} queue {q}" for q in _id_range(parts[2])]
+        name = parts[1]
+    if name not in device.interfaces:
+        return []
+    return [name, *(m.name for m in device.members(name))]
+
+
+def _id_range(text: str) -> list[str]:
+    """``3`` -> [3], ``3-4`` -> [3, 4] (SONiC QUEUE and BUFFER keys)."""
+    low, _, high = text.partition("-")
+    if low.isdigit() and (not high or high.isdigit()):
+        return [str(i) for i in range(int(low), int(high or low) + 1)]
+    return [text]
 
 
 def fmt_priorities(values: Iterable[int]) -> str:

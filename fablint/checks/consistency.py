@@ -24,6 +24,7 @@ from fablint.checks.base import (
     register,
 )
 from fablint.checks.ecn import lossless_queues, speed_class
+from fablint.checks.qos import RoceDscpLossless
 from fablint.findings import Finding, Severity
 from fablint.model import Device, Interface, SourceRef, Threshold, components
 
@@ -319,7 +320,10 @@ class DscpMapConsistent(FabricRule):
     most of its ports give it; the treatment most devices give is the reference, and every
     device with ports that differ is reported once, naming the DSCPs treated otherwise and
     what most devices do. A RoCE DSCP that does not reach a lossless class on a port is
-    QOS001's finding and is left out here, so that one wrong map is not reported twice.
+    QOS001's finding and is left out here, so that one wrong map is not reported twice,
+    except on a switch that runs its lossless classes for DSCPs of its own (SONiC's Azure 3
+    and 4): QOS001 gives that one warning, and this rule makes it an error where the rest of
+    the fabric runs RoCE on the profile's DSCPs.
     Devices are compared within their fabric: a connected component of the cabling where
     the inputs bring cables, else all the inputs of the run.
 
@@ -348,7 +352,10 @@ class DscpMapConsistent(FabricRule):
     def summarize(self, device: Device, ctx: Context) -> Facts:
         cls = ctx.policy.classification
         dscps = sorted({*cls.roce_dscp, *cls.cnp_dscp})
-        roce = set(cls.roce_dscp)
+        # A switch that runs its lossless classes for DSCPs of its own gets only a warning
+        # from QOS001 (the hosts' marking is not in its configuration): whether the rest of
+        # the fabric runs RoCE on the profile's DSCPs is judged here.
+        roce = set() if RoceDscpLossless.own_dscps(device, ctx) else set(cls.roce_dscp)
 
         def classes(iface: Interface) -> list[Entry]:
             if iface.qos.trust not in (None, "dscp"):
@@ -384,10 +391,17 @@ class DscpMapConsistent(FabricRule):
             first = group[0]
             pause = [o for o in group if o.group[1] == PAUSE]
             mine = _classes(tuple((o.group, o.value) for o in group))
+            roce = set(ctx.policy.classification.roce_dscp)
+            # RoCE DSCPs lossy here reach this rule only from a switch that runs its lossless
+            # classes for DSCPs of its own; QOS001's warning about it is this finding's
+            # consequence: the rest of the fabric shows which DSCPs the hosts mark.
+            lossy_roce = any(o.group[1] == PAUSE and o.group[0] in roce and o.value is None
+                             for o in group)
             yield self.finding(
                 first.summary, "DSCP map", (pause or group)[0].usage.refs.get("map"),
                 f"treats {mine} on {fmt_where(first.usage)}; {_dscp_majority(group)}",
                 severity=None if pause else Severity.WARNING,
+                explains=[("QOS001", f"device:{first.summary.name}")] if lossy_roce else (),
             )
 
 

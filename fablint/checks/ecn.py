@@ -89,7 +89,11 @@ class EcnOnLosslessQueue(Rule):
     on the profile or line, naming how many ports it affects; a port's own configuration makes
     one finding per port. Designs that deliberately run PFC without DCQCN can turn the rule off
     with `ecn.required_on_lossless: false` in their profile. A port whose PFC pauses nothing
-    has no lossless queue: PFC001 reports it, and ECN001 says nothing there.
+    has no lossless queue: PFC001 reports it, and ECN001 says nothing there. A queue left
+    without ECN by a cause another rule reports is folded into that finding, not reported
+    apart: a WRED profile that does not exist (QOS009), an NX-OS queuing policy bound nowhere
+    (QOS006), or a lossy priority paused by mistake (PFC002: asking the default class's queue
+    to mark ECN would push a lossy class toward lossless treatment).
 
     ## Why it matters
     DCQCN, the congestion control of RoCEv2 NICs, slows a sender down only when the switch

@@ -34,6 +34,8 @@ class PfcLosslessPriorities(Rule):
     PFC switched on and every priority of the profile's `pfc.lossless_priorities` configured
     no-drop. A port whose own PFC configuration is overridden by a device-wide switch (EOS
     `priority-flow-control all off`) is reported too, naming the line that turns it off.
+    A port whose PFC would come from a QoS profile that does not exist (QOS009) or from an
+    NX-OS network-qos policy bound nowhere (QOS006) is folded into that finding, the cause.
 
     ## Why it matters
     RoCEv2 assumes a lossless network: a dropped RDMA packet is only recovered by a go-back-N
@@ -143,6 +145,10 @@ class PfcOnLossyPriority(Rule):
       today, but the priority is lossless outside the profile's design. SONiC's stock
       `pfc_enable: "3,4"` with a map that sends nothing else to 4 is this case.
 
+    ECN findings on the queues of the lossy priorities it reports (ECN001 asking the default
+    class's queue to mark ECN because PFC made it "lossless") are its consequences: they are
+    folded into this finding, never a fix of their own.
+
     ## Why it matters
     Pausing a lossy class spreads congestion backwards through the fabric: the default class
     (TCP, storage, control traffic) and the CNP class stop at every hop instead of dropping,
@@ -231,11 +237,29 @@ class PfcOnLossyPriority(Rule):
                            f"({fmt_priorities(lossless)}): {carries}")
             if len(ports) > 1:
                 fix.params["interfaces"] = ports
+            # ECN findings on the queues of the lossy priorities it pauses are its consequences:
+            # PFC made them "lossless", and asking them for ECN would push a lossy class
+            # (often the default class) toward lossless treatment.
+            explains = [("ecn", f"{m[0].name} queue {q}") for m in members
+                        for q in _lossy_queues(device, m[0], error, ctx)]
             yield self.finding(
                 device, iface.name, next((r for r in refs if r), iface.src), message,
                 severity=None if error else Severity.INFO, related=refs, fix=fix,
                 places=[(m[0].name, next((r for r in m[3] if r), m[0].src)) for m in members],
+                explains=explains,
             )
+
+
+def _lossy_queues(device: Device, iface: Interface, priorities: Iterable[int],
+                  ctx: Context) -> set[int]:
+    """Queues of ``priorities`` that carry no lossless traffic of the design: neither a queue
+    of the profile's lossless priorities nor the queue the RoCE DSCPs are classified into.
+    An ECN finding there exists only because PFC pauses the priority by mistake."""
+    maps = device.maps_for(iface)
+    keep = {device.queue_for_priority(p, iface) for p in ctx.policy.pfc.lossless_priorities}
+    keep |= {maps.tc_to_queue.get(tc, tc) for d in ctx.policy.classification.roce_dscp
+             if (tc := maps.class_of_dscp(d)) is not None}
+    return {q for p in priorities if (q := device.queue_for_priority(p, iface)) not in keep}
 
 
 def _carries(what: dict[int, str]) -> str:

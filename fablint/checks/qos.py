@@ -11,13 +11,15 @@ from collections.abc import Iterable
 from fablint.checks.base import (
     Context,
     Rule,
+    fmt_consequences,
     fmt_priorities,
     fmt_ranges,
     fmt_where,
     policy_bindings,
+    port_of_owner,
     register,
 )
-from fablint.findings import Finding, FixIntent, Severity
+from fablint.findings import Consequence, Finding, FixIntent, Severity
 from fablint.model import (
     ClassMaps,
     Device,
@@ -118,11 +120,72 @@ class RoceDscpLossless(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         lossless = ctx.policy.pfc.lossless_priorities
         # Ports that share a map and get it wrong the same way make one finding, on the map.
+        groups = self.wrong_groups(device, ctx)
+        own = _own_lossless_dscps(device, ctx, groups)
+        if own:
+            yield self._other_dscps(device, ctx, groups, own)
+            return
+        yield from self._findings(device, ctx, groups, lossless)
+
+    def _other_dscps(self, device: Device, ctx: Context, groups: dict[
+            tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]],
+            own: set[int]) -> Finding:
+        """One warning for a switch whose lossless classes carry DSCPs of its own and none of
+        the profile's RoCE DSCPs: the switch is consistent with itself, and which DSCPs the
+        hosts mark is not in its configuration."""
+        roce = ctx.policy.classification.roce_dscp
+        lossless = ctx.policy.pfc.lossless_priorities
+        ports = sorted((p for members in groups.values() for p in members),
+                       key=lambda p: ctx.port_order(device)[id(p)])
+        (_, _, wrong), members = next(iter(groups.items()))
+        active = {p for _, paused, _ in groups for p in paused}
+        first = members[0]
+        maps = device.maps_for(first)
+        landing = ", ".join(
+            f"DSCP {d} -> {'no class (default)' if tc is None else f'traffic class {tc}'}"
+            for d, tc in wrong)
+        profile = " (SONiC's Azure design: the sonic-azure profile)" if (
+            device.vendor == "sonic") else ""
+        target_tc = maps.lossless_class(lossless[0]) if lossless else None
+        consequences = [c for (_, _, w), group in groups.items()
+                        for c in _cnp_consequences(device, ctx, group[0], w)]
+        message = (
+            f"{device.name} runs its lossless classes for DSCP {fmt_ranges(own)} (PFC pauses "
+            f"priority {fmt_priorities(active)}), not for the profile's RoCE DSCP "
+            f"{fmt_ranges(roce)}: on {fmt_where(p.name for p in ports)} {landing}. If the hosts "
+            f"mark RoCE with DSCP {fmt_ranges(roce)} it is dropped on congestion; if this "
+            f"fabric's RoCE DSCP is {fmt_ranges(own)}, set classification.roce_dscp in the "
+            f"profile{profile}"
+            + (f"; {fmt_consequences(consequences)}" if consequences else ""))
+        return self.finding(
+            device, device.name, _maps_ref(maps, wrong[0][0], first), message,
+            severity=Severity.WARNING,
+            fix=FixIntent("dscp-map", {
+                "interface": first.name, "dscp": [d for d, _ in wrong], "tc": target_tc,
+                "map": maps.name, "port_map": first.qos.maps is not None,
+                "interfaces": [p.name for p in ports],
+                "before": _classes_before(device, maps),
+            }) if target_tc is not None and any(tc != target_tc for _, tc in wrong) else None,
+            places=[(p.name, p.src) for p in ports],
+            consequences=consequences,
+        )
+
+    @classmethod
+    def wrong_groups(cls, device: Device, ctx: Context) -> dict[
+            tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]]:
+        """Fabric ports where a RoCE DSCP misses PFC, grouped by map and what misses."""
         groups: dict[tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
-        for iface, key in ctx.ports_with(device, lambda port: self._wrong(device, port, ctx)):
+        for iface, key in ctx.ports_with(device, lambda port: cls._wrong(device, port, ctx)):
             groups.setdefault(key, []).append(iface)
-        yield from self._findings(device, ctx, groups, lossless)
+        return groups
+
+    @classmethod
+    def own_dscps(cls, device: Device, ctx: Context) -> set[int]:
+        """The DSCPs a switch runs its lossless classes for instead of the profile's RoCE
+        DSCPs (SONiC's Azure 3 and 4), or empty: then QOS001 reports only a warning, and
+        QOS010 compares the RoCE DSCPs with the rest of the fabric."""
+        return _own_lossless_dscps(device, ctx, cls.wrong_groups(device, ctx))
 
     @staticmethod
     def _wrong(device: Device, iface: Interface, ctx: Context
@@ -165,11 +228,18 @@ class RoceDscpLossless(Rule):
             note = (f" (DSCP {fmt_priorities(reached)} is lossless: this matters only if "
                     f"hosts mark RoCE with DSCP {fmt_priorities(d for d, _ in wrong)})"
                     ) if unused else ""
+            if not unused and _cos_only(maps, active):
+                note = (" (the classification sends only CoS values to a paused class, and "
+                        "untagged routed traffic carries no CoS)" if first.routed else
+                        " (the classification sends only CoS values to a paused class)")
+            consequences = _cnp_consequences(device, ctx, first, wrong)
+            also = f"; {fmt_consequences(consequences)}" if consequences else ""
             yield self.finding(
                 device, first.name if len(ports) == 1 else (maps.name or "qos map"),
                 _maps_ref(maps, wrong[0][0], first),
                 f"RoCE traffic on {where} is not lossless: {landing}; PFC pauses "
-                f"priority {fmt_priorities(active)}{note}",
+                f"priority {fmt_priorities(active)}{note}{also}",
+                consequences=consequences,
                 severity=Severity.INFO if unused else None,
                 fix=FixIntent("dscp-map", {
                     "interface": first.name, "dscp": [d for d, _ in wrong], "tc": target_tc,
@@ -182,6 +252,55 @@ class RoceDscpLossless(Rule):
                 else None,
                 places=[(p.name, p.src) for p in ports],
             )
+
+
+def _own_lossless_dscps(device: Device, ctx: Context, groups: dict[
+        tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]]
+                        ) -> set[int]:
+        """The DSCPs the switch itself classifies into its paused classes, when that is its
+        design: every port group where a RoCE DSCP misses PFC reaches no RoCE DSCP at all and
+        sends other DSCPs (outside the default class, the CNP and the RoCE DSCPs) to a class
+        it pauses. Empty otherwise: then a RoCE DSCP that misses PFC is QOS001's error."""
+        cls = ctx.policy.classification
+        skip = {*cls.roce_dscp, *cls.cnp_dscp}
+        own: set[int] = set()
+        for (_, active, wrong), ports in groups.items():
+            if len(wrong) < len(cls.roce_dscp):
+                return set()  # some RoCE DSCP is lossless here: a partial map is an error
+            maps = device.maps_for(ports[0])
+            default = maps.class_of_dscp(0)
+            # priorities a vendor design pauses for tunnelled copies (SONiC dual-ToR 2, 6)
+            # carry no traffic of their own
+            own_prios = active - ports[0].qos.pfc.tunnel_priorities
+            # DSCPs a line of the configuration maps, not the platform's default map
+            mine = {d for d in range(64) if d not in skip
+                    and f"dscp_to_tc[{d}]" in maps.field_src
+                    and (tc := maps.class_of_dscp(d)) != default
+                    and maps.pfc_priority_of(tc) in own_prios}
+            if not mine:
+                return set()
+            own |= mine
+        return own
+
+
+def _cos_only(maps: ClassMaps, active: frozenset[int]) -> bool:
+    """Does only CoS (802.1p), no DSCP, reach a class PFC pauses?"""
+    return (not any(maps.pfc_priority_of(maps.class_of_dscp(d)) in active for d in range(64))
+            and any(maps.pfc_priority_of(tc) in active for tc in maps.cos_to_tc.values()))
+
+
+def _cnp_consequences(device: Device, ctx: Context, iface: Interface,
+                      wrong: tuple[tuple[int, int | None], ...]) -> list[Consequence]:
+    """QOS004's finding that a CNP DSCP shares a class with RoCE data, where RoCE's class is
+    the lossy one QOS001 reports: moving RoCE to its lossless class ends the sharing, so QOS004
+    leaves it to this finding (``CnpClassDistinctStrict._issues``)."""
+    maps = device.maps_for(iface)
+    landing = {maps.class_of_dscp(d) for d, _ in wrong} - {maps.class_of_dscp(0)}
+    return [Consequence("QOS004", iface.name,
+                        f"CNP DSCP {dscp} shares traffic class {tc} with RoCE data on "
+                        f"{iface.name}")
+            for dscp in ctx.policy.classification.cnp_dscp
+            if (tc := maps.class_of_dscp(dscp)) in landing]
 
 
 _PORT_KINDS = frozenset({"PORT", "PORTCHANNEL", "interface", "port"})
@@ -341,11 +460,19 @@ class CnpClassDistinctStrict(Rule):
         if not iface.qos.pfc.active_priorities or not _dscp_classifies(iface, maps):
             return []
         roce_tcs = {maps.class_of_dscp(d) for d in cls.roce_dscp}
+        # A RoCE class PFC does not pause is QOS001's finding, which lists the CNP sharing it
+        # as a consequence (moving RoCE to its lossless class ends the sharing).
+        lossy_roce = {tc for tc in roce_tcs
+                      if maps.pfc_priority_of(tc) not in iface.qos.pfc.active_priorities}
         default_tc = maps.class_of_dscp(0)
         issues: list[tuple[int, int, str | None, Queue | None]] = []
         for dscp in cls.cnp_dscp:
             tc = maps.class_of_dscp(dscp)
-            shares = ("RoCE data" if tc in roce_tcs else
+            if tc in lossy_roce and tc != default_tc:
+                continue
+            shares = ("best-effort traffic (the default class)" if tc == default_tc
+                      and tc in lossy_roce else
+                      "RoCE data" if tc in roce_tcs else
                       "best-effort traffic (the default class)" if tc == default_tc else None)
             if shares is not None:
                 issues.append((dscp, tc, shares, None))
@@ -366,7 +493,10 @@ class NxosPolicyBound(Rule):
     `queuing` output policy for the egress queues), every fabric port must have a policy of
     each kind in effect: bound on the port, or device-wide under `system qos` (`network-qos`
     can only be bound there). A policy that is defined but bound nowhere is named in the
-    finding, and the fix binds it.
+    finding, and the fix binds it. What the missing policy leaves at the platform defaults on
+    those ports (ECN001 and QOS004 for queuing, PFC001, QOS001, QOS007 and MTU004 for
+    network-qos, QOS001 and QOS004 for classification) is folded into this finding, not
+    reported apart.
 
     ## Why it matters
     NX-OS class-maps and policy-maps do nothing until a `service-policy` binds them. An unbound
@@ -415,6 +545,7 @@ class NxosPolicyBound(Rule):
                     unbound.src if unbound is not None else missing[0].src, message,
                     fix=self._fix(slot, name, None, ctx, device),
                     places=[(p.name, p.src) for p in missing],
+                    explains=_unbound_explains(slot, missing, device),
                 )
                 continue
             for port in missing:
@@ -423,6 +554,7 @@ class NxosPolicyBound(Rule):
                     f"no {what} is in effect on {port.name}; other RoCE ports use "
                     f"{used.name!r}",
                     fix=self._fix(slot, used.name, port.name, ctx, device),
+                    explains=_unbound_explains(slot, [port], device),
                 )
 
     @staticmethod
@@ -438,6 +570,22 @@ class NxosPolicyBound(Rule):
             "tc": device.qos.lossless_class(lossless[0]) if lossless else None,
             "priorities": lossless, "mtu": ctx.policy.mtu.lossless_class_min,
         })
+
+
+_SLOT_CONSEQUENCES = {"qos": ("qos",), "network-qos": ("pfc", "qos", "MTU004"),
+                      "queuing": ("ecn", "qos")}
+"""What a missing NX-OS policy of each kind leaves at the platform's defaults, as the rules
+(or categories) that then report it: no classification puts RoCE in qos-group 0 (QOS001,
+QOS004); no network-qos makes no class no-drop (PFC001, QOS001, QOS007, MTU004); no queuing
+policy leaves the queues without ECN or strict priority (ECN001, QOS004)."""
+
+
+def _unbound_explains(slot: PolicySlot, ports: list[Interface], device: Device
+                      ) -> list[tuple[str, str]]:
+    """The findings a policy kind that is in effect nowhere on ``ports`` explains there."""
+    names = [n for p in ports for n in (p.name, *(m.name for m in device.members(p.name)))]
+    return [(what, name) for name in dict.fromkeys(names)
+            for what in _SLOT_CONSEQUENCES.get(slot.kind, ())]
 
 
 def _binding(iface: Interface, slot: PolicySlot) -> PolicyBinding | None:
@@ -552,6 +700,15 @@ class DanglingReference(Rule):
     policy's `class` to a `class-map`, a SONiC `QUEUE` to its `WRED_PROFILE` and `SCHEDULER`,
     `PORT_QOS_MAP` to its maps, `BUFFER_PG` and `BUFFER_QUEUE` to their `BUFFER_PROFILE`.
 
+    One finding per missing object, naming every place that refers to it. On SONiC, where a
+    whole table the references point into is absent (no reference to it resolves), the
+    config_db is incomplete (a rendered fragment, or tables lost on export): that is one cause,
+    and one finding names every missing object and reference.
+
+    A missing object is the cause of what the port or queue that refers to it then lacks: the
+    PFC, ECN, classification, watchdog and buffer findings on those ports and queues are
+    folded into this finding (listed in its message and `consequences`), not reported apart.
+
     ## Why it matters
     A reference to nothing is silently ignored by some platforms and rejected by others: the
     port runs with defaults (no PFC, no ECN, lossy buffers) while the configuration reads as if
@@ -579,6 +736,11 @@ class DanglingReference(Rule):
             if ref.resolved or ref.kind in _PORT_KINDS:
                 continue
             missing.setdefault((ref.kind, ref.name), []).append(ref)
+        absent = _absent_tables(device, missing) if device.vendor == "sonic" else set()
+        if len(absent) > 1:
+            yield self._incomplete(device, {k: v for k, v in missing.items()
+                                            if k[0] in absent})
+            missing = {k: v for k, v in missing.items() if k[0] not in absent}
         for (kind, name), refs in missing.items():
             first, more = refs[0], len(refs) - 1
             also = f" (and {more} more reference{'s' if more > 1 else ''})" if more else ""
@@ -586,4 +748,59 @@ class DanglingReference(Rule):
                 device, first.owner, first.src,
                 f"{first.owner} refers to {kind} {name!r}, which is not defined{also}",
                 places=[(r.owner, r.src) for r in refs],
+                explains=_explains(device, refs),
             )
+
+    def _incomplete(self, device: Device, missing: dict[tuple[str, str], list[Reference]]
+                    ) -> Finding:
+        """One finding for references into tables the config_db does not have at all."""
+        refs = [r for group in missing.values() for r in group]
+        tables = list(dict.fromkeys(kind for kind, _ in missing))
+        names = ", ".join(f"{kind} {name!r}" for kind, name in missing)
+        return self.finding(
+            device, refs[0].owner, refs[0].src,
+            f"{len(refs)} references point into {len(tables)} tables this configuration does "
+            f"not contain ({', '.join(tables)}): {names} are not defined; the config_db is "
+            "incomplete (a rendered fragment, or tables lost on export)",
+            places=[(r.owner, r.src) for r in refs],
+            explains=_explains(device, refs),
+        )
+
+
+def _absent_tables(device: Device, missing: dict[tuple[str, str], list[Reference]]
+                   ) -> set[str]:
+    """Kinds of the missing objects that no reference of the device resolves into: tables the
+    input does not contain at all."""
+    present = {ref.kind for ref in device.references if ref.resolved}
+    return {kind for kind, _ in missing} - present
+
+
+_CONSEQUENCES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("dscp_to_tc", "dot1p_to_tc"), ("qos", "PFC002")),
+    (("tc_to_queue", "pfc_priority_to_queue"), ("ecn", "qos")),
+    (("priority_group", "buffer"), ("buffer",)),
+    (("scheduler",), ("qos",)),
+    (("wred",), ("ecn",)),
+    (("network-qos",), ("pfc", "qos", "MTU004")),
+    (("queuing",), ("ecn", "qos")),
+    (("type qos",), ("qos",)),
+)
+"""What the port or queue that refers to a missing object of a kind lacks, as the rules (or
+categories) that report it there: a missing DSCP map leaves RoCE unclassified (QOS001,
+QOS004, and PFC002's "priority carries no traffic"), a missing WRED profile leaves the queue
+without ECN. A kind not listed (an EOS qos profile, which holds all of a port's QoS) explains
+every lossless-design finding on the port."""
+_EVERYTHING = ("pfc", "ecn", "qos", "watchdog", "buffer")
+
+
+def _explains(device: Device, refs: list[Reference]) -> list[tuple[str, str]]:
+    """What a missing object explains: the findings its kind accounts for on the ports and
+    queues that refer to it (``port_of_owner``)."""
+    out: dict[tuple[str, str], None] = {}
+    for ref in refs:
+        kind = ref.kind.lower()
+        what = next((rules for keys, rules in _CONSEQUENCES if any(k in kind for k in keys)),
+                    _EVERYTHING)
+        for obj in port_of_owner(device, ref.owner):
+            out.update(((w, obj), None) for w in what)
+    return list(out)
