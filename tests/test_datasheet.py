@@ -71,7 +71,8 @@ def test_demo_datasheet_field_by_field() -> None:
     ll = ds["lossless"]
     assert ll["applies"] is True and ll["switches"] == 6
     # leaf4's Ethernet16 has PFC off (planted PFC001); leaf4's AZURE map sends the RoCE DSCPs
-    # to the lossy traffic class 1 (planted: QOS010, QOS001 folded in); leaf3 has 802.3x pause (planted PFC003)
+    # to the lossy traffic class 1 (planted: QOS010, QOS001 folded in); leaf3 has 802.3x
+    # pause (planted PFC003)
     assert [(s["what"], s["where"]) for s in ll["pfc"]] == [("priority 3", []),
                                                             ("off", ["leaf4"])]
     assert ll["pfc"][1]["count"] == 1
