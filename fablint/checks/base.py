@@ -365,9 +365,10 @@ def fold_consequences(findings: list[Finding],
             continue
         cause.consequences.append(
             Consequence(finding.rule, finding.object or "", finding.message))
-        if cause.fix is None and cause.intent is None and finding.intent is not None:
-            # a cause with no fix of its own (a fabric comparison) takes its consequence's:
-            # one cause, one fix
+        if (cause.fix is None and cause.intent is None and finding.intent is not None
+                and (f"device:{finding.object}") in (obj for _, obj in cause.explains)):
+            # a fabric comparison explaining a device's whole finding has no fix of its own:
+            # it takes that finding's (one cause, one fix)
             cause.fix, cause.edit, cause.intent = finding.fix, finding.edit, finding.intent
     for cause in causes:
         new = cause.consequences[before[id(cause)]:]
