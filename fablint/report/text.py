@@ -73,7 +73,9 @@ def summary_spans(result: LintResult, show_fixes: bool = True) -> list[Span]:
     devices = len({name for i in result.fabric.inputs for name in i.devices})
     ib_nodes = sum(i.ib_nodes for i in result.fabric.inputs)
     files = len(result.fabric.inputs)
-    what = _plural(devices, "device") + (f", {ib_nodes} IB nodes" if ib_nodes else "")
+    what = ", ".join(part for part in (
+        _plural(devices, "device") if devices or not ib_nodes else "",
+        _plural(ib_nodes, "IB node") if ib_nodes else "") if part)
     scope = f"{what} in {_plural(files, 'file')}"
     extras: list[Span] = []
     if result.suppressed:
