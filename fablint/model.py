@@ -1179,6 +1179,12 @@ class Cable(BaseModel):
     sources: list[SourceRef] = Field(default_factory=list)
     origin: str = "unknown"
 
+    @property
+    def infiniband(self) -> bool:
+        """From an InfiniBand dump (every IB format id starts with ``ib``): its speed is the
+        trained width x generation, which the IB link rules judge per link."""
+        return self.origin.startswith("ib")
+
 
 class CablingIssue(BaseModel):
     """Claims about cabling that do not add up: one-sided, contradictory or unresolvable."""

@@ -321,7 +321,9 @@ class ClosMesh(TopologyRule):
     balance). A spine that several leaves miss is one finding on the spine; a leaf missing a
     spine, an extra or missing parallel cable, or a slower cable is a finding on the leaf,
     naming what the majority of pairs have. Messages name a few switches; the JSON report's
-    `objects` lists them all.
+    `objects` lists them all. For InfiniBand cables the number of cables is compared, not
+    their speed: a link that trained narrow or slow is IB001's or IB002's finding, said once
+    there with its fix.
 
     ## Why it matters
     ECMP spreads flows evenly over the uplinks regardless of their capacity: a leaf with one
@@ -359,8 +361,11 @@ class ClosMesh(TopologyRule):
                 if other in group and topo.role(other) == upper:
                     per_upper[other].append(cable)
             cables_to[name] = per_upper
-            shape[name] = {s: (len(c), tuple(sorted(x.speed_mbps or 0 for x in c)))
-                           for s, c in per_upper.items()}
+            # an IB cable's speed is what it trained at: IB001/IB002 judge that per link
+            # (a 1x cable is their finding, this one's would repeat it); here its count only
+            shape[name] = {s: (len(c), tuple(sorted(
+                0 if x.infiniband else x.speed_mbps or 0 for x in c)))
+                for s, c in per_upper.items()}
         typical = Counter(v for s in shape.values() for v in s.values()).most_common(1)[0][0]
         missing = {name: [u for u in uppers if u not in per] for name, per in shape.items()}
         # An upper switch that several lower ones miss is the cause: one finding on it.
@@ -393,11 +398,16 @@ class ClosMesh(TopologyRule):
             yield self.at(
                 topo, name, f"{name}-{u}",
                 _place_of(topo, name, cables_to[name][u]),
-                f"{name} has {count} cable(s) to {u} at "
-                f"{'/'.join(_gbps(s) if s else '?' for s in speeds)}{more}; most "
-                f"{lower}-{upper} pairs have {typical[0]} at "
-                f"{'/'.join(_gbps(s) if s else '?' for s in typical[1])}",
+                f"{name} has {count} cable(s) to {u}{_at(speeds)}{more}; most "
+                f"{lower}-{upper} pairs have {typical[0]}{_at(typical[1])}",
                 objects=[o[0] for o in odd])
+
+
+def _at(speeds: tuple[int, ...]) -> str:
+    """`` at 400G/100G``; nothing where no speed is compared (InfiniBand cables)."""
+    if not any(speeds):
+        return ""
+    return " at " + "/".join(_gbps(s) if s else "?" for s in speeds)
 
 
 def _plural(role: str) -> str:
