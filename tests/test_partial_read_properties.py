@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -124,3 +125,29 @@ def test_dump_header_lines_after_an_eos_export_leave_it_an_eos_export() -> None:
     parse = [f for f in found if f[0] in PARSE_RULES]
     assert [f[0] for f in parse] == ["FAB005"]  # the foreign lines, said once
     _kept_or_said("leaf1.cfg", [f for f in found if f[0] != "FAB005"])
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("leaf1.cfg", b"Leaf1#show running-config\n" + EOS + b"Leaf1#\n"),
+    ("leaf1.cfg", b"leaf1# sh run\n" + EOS + b"leaf1#exit\n"),
+    ("leaf1.cfg", b"leaf1>terminal length 0\nleaf1>show running-config\n" + EOS),
+    ("nx1.cfg", b"nx1# show running-config\n" + NXOS + b"nx1#\n"),
+])
+def test_a_terminal_capture_of_the_config_is_read_without_a_word(name: str,
+                                                                data: bytes) -> None:
+    """The prompt lines that frame a captured 'show running-config' lose nothing: no parse
+    finding, the same findings."""
+    found = _lint(name, data)
+    assert not [f for f in found if f[0] in PARSE_RULES], found
+    assert {f[:3] for f in BASELINE[name]} == {f[:3] for f in found}
+
+
+def test_another_command_of_the_session_inside_a_block_is_foreign_and_the_block_kept() -> None:
+    # found by the interleaving property: 'leaf1#show lldp neighbors' inside an interface
+    # block closed the block silently, and the port's MTU, ECN and watchdog findings were lost
+    lines = EOS.decode().split("\n")
+    at = lines.index("interface Ethernet1/1") + 1
+    found = _lint("leaf1.cfg", "\n".join([*lines[:at], "leaf1#show lldp neighbors",
+                                          *lines[at:]]).encode())
+    assert [(f[0], f[3]) for f in found if f[0] in PARSE_RULES] == [("FAB005", at + 1)]
+    assert {f[:3] for f in BASELINE["leaf1.cfg"]} <= {f[:3] for f in found}

@@ -144,6 +144,25 @@ CONFIG_LINE_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!")
 (``10 permit …``) or a comment. Anything else is not configuration (banner text is skipped)."""
 
 
+FOREIGN_WORD = re.compile(r"[a-z][\w./-]*[=:\"'{(\[#>]")
+"""A first word no configuration line has: ``key=``, ``key:``, ``"key"``, ``name(``, a CLI
+prompt ``leaf1#`` / ``leaf1>``. With CONFIG_LINE_START, what running-config parsers pass over
+as not configuration (a pasted table, JSON, YAML, a session's other commands)."""
+
+_PROMPT = re.compile(r"[A-Za-z0-9][\w.-]*(?:\([\w-]+\))?[#>]\s*(.*)$")
+_FRAMING = re.compile(
+    r"(?:(?:sh(?:ow?)?|more)\s+(?:run(?:ning-config)?|start(?:up-config)?)\b.*|"
+    r"term(?:inal)?\s+(?:len(?:gth)?|width|no\s+more)\b.*|(?:exit|end|copy\s+.*)|)$", re.I)
+
+
+def capture_framing(body: str) -> bool:
+    """Is this line the frame of a terminal capture of the configuration: a prompt alone or
+    echoing ``show running-config``, ``terminal length 0``, ``exit`` (``leaf1#sh run``)? Such a
+    line is neither configuration nor content lost: passed over without a word."""
+    match = _PROMPT.match(body)
+    return bool(match and _FRAMING.match(match.group(1)))
+
+
 class Parser(Protocol):
     """A parser for one input format."""
 

@@ -14,7 +14,7 @@ lines are tables fablint does not model.
 from __future__ import annotations
 
 from fablint.model import ParseProblem
-from fablint.parsers.base import ParseResult
+from fablint.parsers.base import ParseResult, capture_framing
 
 UNKNOWN_SHARE = {
     "lldp": 0.10, "ibnetdiscover": 0.10, "ibnetdiscover-ports": 0.10, "iblinkinfo": 0.10,
@@ -63,9 +63,16 @@ def _cut(path: str, text: str, fmt: str) -> list[ParseProblem]:
     if not body:
         return []
     last_line = body.count("\n") + 1
-    header = text.lstrip("\n").startswith(_EOS_HEADER if fmt == "eos" else _NXOS_HEADER)
+    start = text.lstrip("\n")
+    first, _, rest = start.partition("\n")
+    if capture_framing(first.strip()):
+        start = rest.lstrip("\n")  # a terminal capture: 'leaf1#show running-config' first
+    header = start.startswith(_EOS_HEADER if fmt == "eos" else _NXOS_HEADER)
     if fmt == "eos":
         end = body.find("\nend\n")  # the first: anything after it is more than one export
+        if end >= 0 and all(capture_framing(line.strip()) or not line.strip()
+                            for line in body[end + 5:].split("\n")):
+            return []  # only the capture's closing prompt ('leaf1#') after 'end'
         if end >= 0:
             after = body.count("\n", 0, end) + 3
             return [_partial(path, after, (

@@ -30,7 +30,9 @@ from fablint import units
 from fablint.model import ParseProblem, PortMatch, QosSettings, SourceRef
 from fablint.parsers.base import (
     CONFIG_LINE_START,
+    FOREIGN_WORD,
     ParseResult,
+    capture_framing,
     refuse_oversized_config,
     reject_nul,
     split_lines,
@@ -262,7 +264,6 @@ _BANG: Raw = (_COMMENT, None, None, None, None)
 _LONG_LINE = 200
 """Lines this long or longer are not remembered by the raw line caches."""
 _NO_SKIP = 1 << 62
-_FOREIGN_WORD = re.compile(r"[a-z][\w./-]*[=:\"'{(\[]")
 """A first word glued to ``=``, ``:`` or a bracket: ``vendid=0x2c9``, ``mtu: 9000``."""
 
 
@@ -689,7 +690,9 @@ class _EosBuilder:
                         fast = context.fast
                 continue
             first = body[0]
-            if first not in CONFIG_LINE_START or (first > "9" and _FOREIGN_WORD.match(body)):
+            if first not in CONFIG_LINE_START or (first > "9" and FOREIGN_WORD.match(body)):
+                if capture_framing(body):
+                    continue  # 'leaf1#show running-config' of a terminal capture
                 # not configuration (a pasted table, JSON, YAML): counted and passed over,
                 # never cached, so that the block around it is still read
                 foreign += 1

@@ -53,7 +53,9 @@ from fablint import units
 from fablint.model import ParseProblem, QosSettings, Queue, SourceRef
 from fablint.parsers.base import (
     CONFIG_LINE_START,
+    FOREIGN_WORD,
     ParseResult,
+    capture_framing,
     refuse_oversized_config,
     reject_nul,
     split_lines,
@@ -136,7 +138,6 @@ _IF_PREFIXES = {
     "vlan": ("Vlan", "svi"), "loopback": ("loopback", "loopback"), "lo": ("loopback", "loopback"),
     "mgmt": ("mgmt", "mgmt"), "tunnel": ("Tunnel", "tunnel"), "nve": ("nve", "tunnel"),
 }
-_FOREIGN_WORD = re.compile(r"[a-z][\w./-]*[=:\"'{(\[]")
 """A first word glued to ``=``, ``:`` or a bracket: ``vendid=0x2c9``, ``mtu: 9000``."""
 _TOP_WORDS = frozenset({
     "hostname", "switchname", "version", "feature", "interface", "class-map", "policy-map",
@@ -358,7 +359,9 @@ class _NxosBuilder:
             body = line.lstrip()
             indent = len(line) - len(body)
             first = body[0]
-            if first not in CONFIG_LINE_START or (first > "9" and _FOREIGN_WORD.match(body)):
+            if first not in CONFIG_LINE_START or (first > "9" and FOREIGN_WORD.match(body)):
+                if capture_framing(body):
+                    continue  # 'nx1# show running-config' of a terminal capture
                 # not configuration (a pasted table, JSON, YAML): counted and passed over
                 self.foreign += 1
                 self.unknown += 1
