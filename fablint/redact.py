@@ -202,8 +202,10 @@ _INDEX: dict[str, list[str]] = {}
 """Every spelling of every remembered secret, by its first ``MIN_LENGTH`` characters."""
 _PLAIN = re.compile(r"[\w$./+=@!#^*()\-\[\]{}|~?;]*\Z")
 """Characters that no output format escapes: such a secret is spelled one way only."""
-_CANDIDATE = re.compile(r"(?<!\w)\S")
-"""Where a masked token may begin: not inside a word."""
+_CANDIDATE = re.compile(r"(?<!\w)(?<!\w[-.])\S")
+"""Where a masked token may begin: not inside a word, nor inside a hyphenated or dotted name
+(the community ``msft`` is not in the file name ``msft-sdn-n3132-tor1.cfg``, nor in
+``tor1-msft.cfg``: masking there would garble the path every report points at)."""
 
 
 def remember(values: Iterable[str]) -> None:
@@ -276,8 +278,9 @@ def scrub(text: str, secrets: Iterable[str] | None = None) -> str:
             continue
         for spelling in entries:
             end = start + len(spelling)
-            if text.startswith(spelling, start) and (
-                    end == size or not (text[end].isalnum() or text[end] == "_")):
+            if text.startswith(spelling, start) and (end == size or not (
+                    text[end].isalnum() or text[end] == "_" or (
+                        text[end] in "-." and end + 1 < size and text[end + 1].isalnum()))):
                 out.append(text[done:start])
                 out.append(MASK)
                 done = end

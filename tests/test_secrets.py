@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from fablint.cli import app
 from fablint.redact import find_secrets, mask_credential, scrub
-from tests.conftest import FIXTURES
+from tests.conftest import CORPUS, FIXTURES
 
 DEMO = FIXTURES / "demo"
 
@@ -183,6 +183,26 @@ def test_scrub_masks_whole_tokens_only() -> None:
                  ["PubComm1"]) == "community '********' and PubComm12 and xPubComm1"
     assert scrub("a b", []) == "a b"
     assert scrub("use abc here", ["abc"]) == "use abc here", "too short to be told apart"
+    # a file named after the community it holds keeps its path (every report points at it)
+    assert scrub("/corpus/nxos/msft-sdn-n3132-tor1.cfg:265 tor1-msft.cfg msft.cfg", ["msft"]) \
+        == "/corpus/nxos/msft-sdn-n3132-tor1.cfg:265 tor1-msft.cfg msft.cfg"
+    assert scrub("community msft. Key 'msft', msft-", ["msft"]) == \
+        "community ********. Key '********', ********-"
+
+
+def test_a_file_named_after_its_secret_keeps_its_path_in_the_reports(tmp_path: Path) -> None:
+    """The shared corpus's msft-sdn-n3132-tor1.cfg holds the SNMP community ``msft``: the
+    community stays masked, the file name is not garbled in any finding."""
+    source = CORPUS / "nxos" / "msft-sdn-n3132-tor1.cfg"
+    if not source.is_file():
+        pytest.skip("the shared corpus is not here")
+    config = tmp_path / source.name
+    shutil.copy(source, config)
+    for fmt in ("json", "sarif", "github"):
+        result = CliRunner().invoke(app, ["lint", str(config), "-f", fmt])
+        assert result.stdout.count(config.name) >= 3, result.stdout[:400]
+        assert "********-sdn" not in result.stdout
+        assert scrub(result.stdout, ["msft"]) == result.stdout  # no secret token left
 
 
 @pytest.mark.parametrize(("line", "masked"), [
