@@ -21,7 +21,7 @@ LAUNCH = ("import sys; from fablint.entry import main; sys.stderr.write('started
 @pytest.fixture(scope="module")
 def fabric(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("fabric")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen_eos.py"), "--switches", "256",
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen_eos.py"), "--switches", "1024",
                     "--out", str(out)], check=True, capture_output=True)
     return out
 
