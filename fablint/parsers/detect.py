@@ -8,8 +8,9 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from fablint.encodings import text_encoding
 from fablint.parsers import PARSERS, Parser
-from fablint.parsers.base import decode_input, starts_as_yaml, text_encoding
+from fablint.parsers.base import decode_input, starts_as_yaml
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 SNIFF_BYTES = 16 * 1024
