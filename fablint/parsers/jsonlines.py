@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from json.decoder import scanstring
 from typing import Any
 
@@ -251,9 +252,94 @@ class _Loader:
             idx = ws(text, idx + 1).end()  # type: ignore[union-attr]
 
 
+_CONTAINERS = frozenset({dict, list})
+_SPACED_COLON = re.compile(r'"[ \t\n\r]+:')
+"""A key with space before its colon (rendered SONiC templates write ``"type"  : "DWRR"``),
+or a string that begins so."""
+_SPACED_ON_A_LINE = re.compile(r'"[ \t]+:')
+_COLON_ON_A_LINE = re.compile(r'"[ \t]*[\n\r][ \t\n\r]*:')
+"""A key whose colon is on a later line: ``load``'s fast path leaves such a text to the walk."""
+
+
+def _keys_in(value: Any) -> int:
+    """The keys of every object inside ``value`` (a list, or an object deeper than lines are
+    kept for): the key lines to pass over."""
+    if value.__class__ is dict:
+        return len(value) + sum(map(_keys_in, value.values())) if not _CONTAINERS.isdisjoint(
+            map(type, value.values())) else len(value)
+    if value.__class__ is list:
+        return sum(map(_keys_in, value)) if not _CONTAINERS.isdisjoint(map(type, value)) else 0
+    return 0
+
+
+def _lined(obj: dict[str, Any], depth: int, limit: int, starts: Iterator[int]) -> LinedDict:
+    """``obj`` as a LinedDict (and its objects down to ``limit`` levels), each key's line the
+    next of ``starts``; the keys of deeper objects and of lists pass over theirs."""
+    out = _new_dict(LinedDict)
+    lines = out.lines = {}
+    deeper = depth < limit
+    for key, value in obj.items():
+        lines[key] = next(starts)
+        cls = value.__class__
+        if cls is dict and deeper:
+            if _CONTAINERS.isdisjoint(map(type, value.values())):  # a row of scalars: most
+                row = _new_dict(LinedDict)
+                row.update(value)
+                row.lines = dict(zip(value, starts, strict=False))  # to the row's end
+                value = row
+            else:
+                value = _lined(value, depth + 1, limit, starts)
+        elif cls is dict or cls is list:
+            skip = _keys_in(value)
+            if skip:
+                next(islice(starts, skip, skip), None)
+        out[key] = value
+    return out
+
+
+def _load_fast(text: str, depth: int) -> Loaded | None:
+    """``load`` of a document written one key per line (what sonic-cfggen, SONiC's rendered
+    templates and every ``json.dump(indent=…)`` write): ``json.loads`` in C, and the line of
+    each key from the lines that hold ``":`` once the space between a quote and a colon is
+    taken out (in text order, which is the order of a walk of the parsed objects).
+
+    None when that is not certain (then the document is walked). Every key ends in ``":``
+    when the colons are on the keys' lines; the other places a valid text holds it are an
+    escaped quote (``\\":``, refused) and the start of a string that begins with a colon,
+    which would make more of them than keys. So their count, the count of lines holding one
+    and the count of keys found by the walk must be equal: a line with two keys, a duplicate
+    key (``json.loads`` keeps one) or such a string makes them differ."""
+    keyed = text
+    if _SPACED_COLON.search(text) is not None:
+        if _COLON_ON_A_LINE.search(text) is not None:
+            return None
+        keyed = _SPACED_ON_A_LINE.sub('":', text)  # the same lines, the keys' ends alike
+    total = keyed.count('":')
+    if not total or '\\":' in keyed:
+        return None
+    try:
+        value = json.loads(text, parse_int=_int)
+    except (ValueError, RecursionError):
+        return None
+    if value.__class__ is not dict:
+        return None
+    starts = [n for n, line in enumerate(keyed.split("\n"), 1) if '":' in line]
+    if len(starts) != total:
+        return None  # some line holds two keys (or more)
+    starts.append(0)  # taken by a walk that finds more keys than there are key lines
+    lines = iter(starts)
+    try:
+        root = _lined(value, 1, depth, lines)
+        if next(lines) != 0:
+            return None  # fewer keys than key lines
+    except StopIteration:
+        return None
+    return Loaded(root)
+
+
 def load(text: str, depth: int = 4) -> Loaded:
     """Parse ``text`` as a JSON object, with key lines for objects up to ``depth`` levels deep.
 
     Raises JsonSyntaxError (with a line) for anything that is not a JSON object.
     """
-    return _Loader(text, depth).load()
+    return _load_fast(text, depth) or _Loader(text, depth).load()
