@@ -452,6 +452,15 @@ def _statistics(result: LintResult) -> str:
 def _render(
     result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
 ) -> str:
+    # The lint's heap is large and new to the collector: the first full collection that a
+    # report's many small objects would set off walks all of it (0.7 s at 1,024 switches).
+    with gc_paused():
+        return _render_report(result, fmt, project, color, no_fixes)
+
+
+def _render_report(
+    result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
+) -> str:
     if fmt == Format.text:
         from rich.console import Console  # only the text report and tables need rich
 

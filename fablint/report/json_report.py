@@ -116,29 +116,34 @@ class JsonReport(_Strict):
 
 
 def document(result: LintResult) -> dict[str, Any]:
-    report = JsonReport(
-        version=SCHEMA_VERSION,
-        tool=JsonTool(name=TOOL_NAME, version=version()),
-        findings=[
-            JsonFinding(
-                rule=f.rule, name=f.name, severity=f.severity.value, category=f.category,
-                device=f.device, object=f.object, file=f.file, line=f.line, message=f.message,
-                fix=f.fix, fingerprint=f.fingerprint(),
-                objects=f.objects or [p.object for p in f.places],
-                edit=JsonEdit(line=f.edit.line, old=f.edit.old, new=f.edit.new) if f.edit else None,
-                places=[JsonPlace(object=p.object, file=p.file, line=p.line) for p in f.places],
-                consequences=[JsonConsequence(rule=c.rule, object=c.object, message=c.message)
-                              for c in f.consequences],
-            )
+    """The report as plain data, shaped as ``JsonReport`` (which publishes the schema): built
+    directly, since the findings' values are typed already (a test proves that validating it
+    as a ``JsonReport`` changes nothing)."""
+    return {
+        "version": SCHEMA_VERSION,
+        "tool": {"name": TOOL_NAME, "version": version()},
+        "findings": [
+            {
+                "rule": f.rule, "name": f.name, "severity": f.severity.value,
+                "category": f.category, "device": f.device, "object": f.object, "file": f.file,
+                "line": f.line, "message": f.message, "fix": f.fix,
+                "edit": ({"line": f.edit.line, "old": f.edit.old, "new": f.edit.new}
+                         if f.edit else None),
+                "fingerprint": f.fingerprint(),
+                "objects": list(f.objects) or [p.object for p in f.places],
+                "places": [{"object": p.object, "file": p.file, "line": p.line}
+                           for p in f.places],
+                "consequences": [{"rule": c.rule, "object": c.object, "message": c.message}
+                                 for c in f.consequences],
+            }
             for f in result.findings
         ],
-        summary=JsonSummary.model_validate(summary(result)),
-        errors=[
-            JsonError(file=p.file, line=p.line, message=p.message, kind=p.kind)
+        "summary": JsonSummary.model_validate(summary(result)).model_dump(mode="json"),
+        "errors": [
+            {"file": p.file, "line": p.line, "message": p.message, "kind": p.kind}
             for p in result.errors
         ],
-    )
-    return report.model_dump(mode="json")
+    }
 
 
 def json_schema() -> dict[str, Any]:
@@ -150,4 +155,56 @@ def json_schema() -> dict[str, Any]:
 
 
 def render(result: LintResult) -> str:
-    return json.dumps(document(result), indent=2) + "\n"
+    return dumps(document(result)) + "\n"
+
+
+_ENCODE = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+_CONSTANTS = {None: "null", True: "true", False: "false"}
+
+
+def dumps(value: Any) -> str:
+    """``json.dumps(value, indent=2)``, several times faster: the standard library's encoder
+    leaves its C code as soon as there is an indent and yields every piece through a chain of
+    generators; this writes the pieces of plain data (dicts with string keys, lists, strings,
+    numbers, None, booleans) into one list. Anything else is left to ``json.dumps``."""
+    out: list[str] = []
+    _encode(value, out, "\n")
+    return "".join(out)
+
+
+def _encode(value: Any, out: list[str], indent: str) -> None:
+    """Append ``value`` to ``out``; ``indent`` is the newline and indent of its own line."""
+    cls = value.__class__
+    if cls is str:
+        out.append(_ENCODE(value))
+    elif cls is dict:
+        if not value:
+            out.append("{}")
+            return
+        inner = indent + "  "
+        separator = "{" + inner
+        for key, item in value.items():
+            if key.__class__ is not str:
+                out.append(separator + json.dumps({key: None})[1:-7] + ": ")
+            else:
+                out.append(separator + _ENCODE(key) + ": ")
+            _encode(item, out, inner)
+            separator = "," + inner
+        out.append(indent + "}")
+    elif cls is list:
+        if not value:
+            out.append("[]")
+            return
+        inner = indent + "  "
+        separator = "[" + inner
+        for item in value:
+            out.append(separator)
+            _encode(item, out, inner)
+            separator = "," + inner
+        out.append(indent + "]")
+    elif value is None or cls is bool:
+        out.append(_CONSTANTS[value])
+    elif cls is int:
+        out.append(int.__repr__(value))
+    else:  # floats (NaN, Infinity), str and int subclasses, tuples: as json.dumps has them
+        out.append(json.dumps(value, indent=2).replace("\n", indent))
