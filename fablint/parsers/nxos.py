@@ -236,6 +236,11 @@ class _Context:
         self.obj = obj
 
 
+def _at_line_start(word: str, text: str) -> bool:
+    """Does a line of ``text`` begin with ``word`` (where a ``^`` pattern with re.M can)?"""
+    return text.startswith(word) or "\n" + word in text
+
+
 class NxosParser:
     name = "nxos"
     label = "Cisco NX-OS running-config"
@@ -244,13 +249,16 @@ class NxosParser:
     def sniff(self, head: str) -> int:
         score = 25 * sum(1 for signal in _STRONG if signal in head)
         score += 10 * sum(1 for signal in _WEAK if signal in head)
-        if _VERSION.search(head):
+        # The '^' patterns are tried only where their first word starts a line: a regex scan
+        # of every position of a JSON head took most of the time of sniffing it.
+        if _at_line_start("version ", head) and _VERSION.search(head):
             score += 25
         # Interface blocks indented by two spaces are NX-OS style (EOS uses three, IOS one).
-        if _NXOS_BLOCK.search(head):
-            score += 25
-        if _EOS_BLOCK.search(head):
-            score -= 40
+        if _at_line_start("interface ", head):
+            if _NXOS_BLOCK.search(head):
+                score += 25
+            if _EOS_BLOCK.search(head):
+                score -= 40
         score -= 40 * sum(1 for signal in _FOREIGN if signal in head)
         return max(0, min(score, 100))
 
