@@ -288,7 +288,7 @@ def _lint(options: LintOptions) -> LintResult:
     fabric_rules = [r for r in rules if r.scope == "fabric"]
     files = discover(options.paths, config.excluded if config.exclude else lambda _p: False)
     formats: dict[str, str] = {}
-    units = group_units(files, options.vendor, formats)
+    units = group_units(files, options.vendor, formats, options.jobs)
     # Cables and hosts are predicted from the formats grouping recognised; summaries and port
     # tables that only matter with them are skipped when none is expected. A unit that brings
     # what was not expected (a '.cfg' file holding an LLDP table) makes the run start again.

@@ -17,7 +17,15 @@ from fablint.parallel import map_files
 from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
 from fablint.parsers.coverage import coverage_problems
-from fablint.parsers.detect import SNIFF_BYTES, InputError, detect, read_head, read_text
+from fablint.parsers.detect import (
+    SNIFF_BYTES,
+    InputError,
+    detect,
+    read_head,
+    read_text,
+    remember_sniffs,
+    take_sniffs,
+)
 from fablint.redact import find_secrets, remember
 from fablint.walk import SKIP_DIRS, GitIgnore, gitignored, load_gitignore, obviously_not_input
 
@@ -51,19 +59,54 @@ HOST_NEVER_SUFFIXES = frozenset({".json", ".cfg", ".conf"})
 """Suffixes no GPU host capture has; any other file is grouped when a host format claims it."""
 
 
+GROUP_PARALLEL_FILES = 64
+"""Fewer files to look at than this are looked at in this process (a fork costs more)."""
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What grouping learns of one file from its head (and, for SONiC, its text)."""
+
+    group: str | None
+    """The merge group (a format id or ``group_key``), None when the file is a unit alone."""
+    format: str | None
+    """The format recognised from the head (or the whole JSON text), when asked for."""
+    host: str | None = None
+    """``sonic.certain_hostname`` of a SONiC document."""
+    sniffed: tuple[tuple[tuple[int, int, bool], str | None], ...] = ()
+    """Detection's answers found while looking, for the parent's memory (``detect``)."""
+
+
 def group_units(files: list[tuple[str, bool]], forced: str | None = None,
-                formats: dict[str, str] | None = None) -> list[Unit]:
+                formats: dict[str, str] | None = None, jobs: int | None = None) -> list[Unit]:
     """Files to parse units, in input order: the fragments of one folder that a parser can
     merge (``parse_documents``) form one unit; every other file is a unit of its own.
 
     A fragment is recognised by its head alone, so grouping costs a 16 KB read per JSON file
-    (and per file that is not a ``.cfg``/``.conf``, which may be a GPU host capture). The
-    format recognised from each head it read goes into ``formats`` (path -> format id).
+    (and per file that is not a ``.cfg``/``.conf``, which may be a GPU host capture), and a
+    whole read of each SONiC document (``_split_devices``). The format recognised from each
+    head it read goes into ``formats`` (path -> format id). Many files are looked at in
+    ``jobs`` processes; what detection found there is remembered here, so that the parse
+    workers (forked later) do not sniff the same heads again.
     """
+    wanted = [path for path, _ in files if _may_merge(path)]
+    looks: dict[str, _Look] = {}
+    if wanted:
+        tasks = [(path, forced, formats is not None) for path in wanted]
+        size = total_size([(path, False) for path in wanted]) if len(wanted) >= \
+            GROUP_PARALLEL_FILES else 0
+        for path, look in zip(wanted, map_files(_look_task, tasks, jobs=jobs,
+                                                total_bytes=size), strict=True):
+            looks[path] = look
+            if look.sniffed:
+                remember_sniffs(look.sniffed)
     units: list[Unit] = []
     by_folder: dict[tuple[str, str], Unit] = {}
     for path, explicit in files:
-        name = _mergeable_format(path, forced, formats)
+        look = looks.get(path)
+        if look is not None and look.format is not None and formats is not None:
+            formats[path] = look.format
+        name = look.group if look is not None else None
         if name is None:
             units.append([(path, explicit)])
             continue
@@ -74,29 +117,45 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None,
             units.append(unit)
         unit.append((path, explicit))
     if by_folder:
-        units = [part for unit in units for part in _split_devices(unit, by_folder)]
+        units = [part for unit in units for part in _split_devices(unit, by_folder, looks)]
     return units
 
 
-def _split_devices(unit: Unit, grouped: dict[tuple[str, str], Unit]) -> list[Unit]:
+def _split_devices(unit: Unit, grouped: dict[tuple[str, str], Unit],
+                   looks: dict[str, _Look]) -> list[Unit]:
     """A folder of whole SONiC switches as one unit per switch, so that they are parsed in
     parallel: only when every document certainly names its own hostname, which is all that
     merging goes by then (``fablint.parsers.sonic._group``). Any doubt keeps the unit."""
     if len(unit) < 2 or not any(u is unit for (_, name), u in grouped.items()
                                 if name == "sonic"):
         return [unit]
-    from fablint.parsers.sonic import certain_hostname
-
     by_host: dict[str, Unit] = {}
     for path, explicit in unit:
-        try:
-            host = certain_hostname(read_text(Path(path)))
-        except InputError:
-            host = None
+        host = looks[path].host
         if host is None:
             return [unit]
         by_host.setdefault(host, []).append((path, explicit))
     return list(by_host.values())
+
+
+def _may_merge(path: str) -> bool:
+    """Whether grouping must look at the file: a JSON or ``.conf`` file, or one with a
+    suffix no switch configuration has (a GPU host capture's)."""
+    suffix = Path(path).suffix.lower()
+    return suffix in MERGEABLE_SUFFIXES or suffix not in HOST_NEVER_SUFFIXES
+
+
+def _look_task(task: tuple[str, str | None, bool]) -> _Look:
+    path, forced, want_format = task
+    formats: dict[str, str] | None = {} if want_format else None
+    group = _mergeable_format(path, forced, formats)
+    host = None
+    if group == "sonic":
+        from fablint.parsers.sonic import certain_hostname
+
+        with contextlib.suppress(InputError):
+            host = certain_hostname(read_text(Path(path)))
+    return _Look(group, (formats or {}).get(path), host, take_sniffs())
 
 
 def _mergeable_format(path: str, forced: str | None,

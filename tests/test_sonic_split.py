@@ -88,3 +88,34 @@ def test_split_and_merged_folders_lint_the_same(tmp_path: Path) -> None:
 
     assert findings(split) == findings(merged)
     assert any(f[1] == "MTU001" and f[0] == "leaf1" for f in findings(split))
+
+
+def test_grouping_in_worker_processes_is_grouping_here(tmp_path: Path) -> None:
+    """Many files are looked at in forked processes: the same units and formats as in this
+    process, and the formats they detected are remembered here for the parse workers."""
+    from fablint.ingest import GROUP_PARALLEL_FILES
+    from fablint.parallel import PARALLEL_MIN_BYTES
+    from fablint.parsers import detect
+
+    config = _switch("x")
+    config["PAD"] = {"row": {"text": "x" * (PARALLEL_MIN_BYTES // GROUP_PARALLEL_FILES)}}
+    for n in range(GROUP_PARALLEL_FILES):
+        config["DEVICE_METADATA"]["localhost"]["hostname"] = f"leaf{n % 40}"
+        (tmp_path / f"leaf{n}.json").write_text(json.dumps(config, indent=4))
+    fragment = tmp_path / "qos"
+    fragment.mkdir()
+    (fragment / "qos.json").write_text(json.dumps({"SCHEDULER": {"s": {"type": "DWRR"}}}))
+    (fragment / "buffers.json").write_text(json.dumps({"BUFFER_POOL": {"p": {"size": "1"}}}))
+    (tmp_path / "leaf.cfg").write_text("hostname leaf\ninterface Ethernet1\n   mtu 9214\n")
+    files = discover([str(tmp_path)])
+    serial: dict[str, str] = {}
+    expected = group_units(files, None, serial, jobs=1)
+    detect._SNIFFED.clear()
+    forked: dict[str, str] = {}
+    assert group_units(files, None, forked, jobs=2) == expected
+    assert forked == serial and set(serial.values()) == {"sonic"}
+    # 24 hostnames twice, 16 once, the .cfg alone, the two fragments of the qos folder
+    assert sorted(len(unit) for unit in expected) == [1] * 17 + [2] * 25
+    for n in range(GROUP_PARALLEL_FILES):  # the worker's too
+        head = (tmp_path / f"leaf{n}.json").read_text()[:detect.SNIFF_BYTES]
+        assert (hash(head), len(head), False) in detect._SNIFFED

@@ -61,6 +61,10 @@ parses the file and would sniff the same head again, every parser in turn (1 ms 
 _SNIFFED_MAX = 65_536
 
 
+_NEW_SNIFFS: list[tuple[tuple[int, int, bool], str | None]] = []
+"""``_sniff``'s answers not yet handed on by ``take_sniffs`` (by format id)."""
+
+
 def _sniff(window: str, yaml_head: bool) -> Parser | None:
     """The parser most confident about ``window`` (at least MIN_CONFIDENCE), if any."""
     key = (hash(window), len(window), yaml_head)
@@ -69,8 +73,27 @@ def _sniff(window: str, yaml_head: bool) -> Parser | None:
     found = _sniff_window(window, yaml_head)
     if len(_SNIFFED) >= _SNIFFED_MAX:
         _SNIFFED.clear()
+        _NEW_SNIFFS.clear()
     _SNIFFED[key] = found
+    _NEW_SNIFFS.append((key, found.name if found is not None else None))
     return found
+
+
+def take_sniffs() -> tuple[tuple[tuple[int, int, bool], str | None], ...]:
+    """The answers ``_sniff`` found since the last call: a process that looked at files for
+    another (``fablint.ingest.group_units``) hands them to it. The keys hold ``hash`` of the
+    text, which is the same in processes forked from one another."""
+    found = tuple(_NEW_SNIFFS)
+    _NEW_SNIFFS.clear()
+    return found
+
+
+def remember_sniffs(found: tuple[tuple[tuple[int, int, bool], str | None], ...]) -> None:
+    """Take answers of ``take_sniffs`` from a forked process into this one's memory."""
+    if len(_SNIFFED) + len(found) >= _SNIFFED_MAX:
+        return
+    for key, name in found:
+        _SNIFFED[key] = PARSERS[name] if name is not None else None
 
 
 def _sniff_window(window: str, yaml_head: bool) -> Parser | None:
