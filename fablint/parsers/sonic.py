@@ -59,7 +59,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from fablint import units
-from fablint.model import Aqm, ClassMaps, Device, ParseProblem, SourceRef
+from fablint.model import Aqm, BufferAssignment, ClassMaps, Device, ParseProblem, SourceRef
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_queue, new_watchdog
 from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
@@ -1014,8 +1014,11 @@ class _SonicBuilder:
             profiles[row.key] = profile
         for table, target in (("BUFFER_PG", "buffer_pgs"), ("BUFFER_QUEUE", "buffer_queues")):
             for row in self.rows(table):
-                assignment = self.assignment(row)
+                plain = self.assignment(row)
+                assignment: BufferAssignment | None = None
                 for iface, ids in self.local_ports(row):
+                    if assignment is None:  # validated once, shared by the row's PGs/queues
+                        assignment = BufferAssignment.model_validate(plain)
                     for n in ids:
                         iface[target][n] = assignment
         self.cable_lengths()
