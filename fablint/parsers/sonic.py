@@ -61,7 +61,7 @@ from pydantic import ValidationError
 from fablint import units
 from fablint.model import Aqm, BufferAssignment, ClassMaps, Device, ParseProblem, SourceRef
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
-from fablint.parsers.build import Obj, new_device, new_interface, new_queue, new_watchdog
+from fablint.parsers.build import Obj, new_device, new_interface, new_watchdog
 from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
 
 SONIC_DEFAULT_MTU = 9100
@@ -420,6 +420,8 @@ class _SonicBuilder:
         self.device.update(files=list(files), buffer_pools={}, buffer_profiles={},
                            references=[])
         self.ifaces: dict[str, Obj] = self.device["interfaces"]
+        self.add_reference = self.device["references"].append
+        self.names_cache: dict[str, list[str]] = {}
         self.fragment = "PORT" not in tables
         self.meta: Row | None = tables.get("DEVICE_METADATA", {}).get("localhost")
         self.map_cache: dict[tuple[str, str],
@@ -461,23 +463,30 @@ class _SonicBuilder:
         return None
 
     def reference(self, row: Row, field_name: str, kind: str, name: str,
-                  resolved: bool | None = None) -> bool:
-        """Record a by-name reference; returns whether it resolves."""
+                  resolved: bool | None = None, src: SourceRef | None = None) -> bool:
+        """Record a by-name reference; returns whether it resolves. ``src``: the place of
+        ``field_name`` when the caller has it already."""
         if resolved is None:
             resolved = name in self.tables.get(kind, {})
         # 'resolved' and 'field_src' are left to their defaults (True, {}) where they have
         # them: what is not given costs the validation nothing (a queue row makes two).
-        reference = {"kind": kind, "name": name, "owner": row.owner, "src": row.ref(field_name)}
+        reference = {"kind": kind, "name": name, "owner": f"{row.table}|{row.key}",
+                     "src": src if src is not None else row.ref(field_name)}
         if not resolved:
             reference["resolved"] = False
-        self.device["references"].append(reference)
+        self.add_reference(reference)
         return resolved
 
     def target(self, row: Row, field_name: str, kind: str) -> Row | None:
         """The row a reference field names (recorded), or None."""
+        return self.target_ref(row, field_name, kind)[0]
+
+    def target_ref(self, row: Row, field_name: str,
+                   kind: str) -> tuple[Row | None, SourceRef | None]:
+        """``target``, and the place of the field when it names something."""
         value = row.fields.get(field_name)
         if value is None:
-            return None
+            return None, None
         # Every port's QUEUE/BUFFER_* rows name the same few profiles: resolve each spelling
         # once (the name and its row), then only the reference itself is per row.
         cache_key = (kind, value) if isinstance(value, str) else None
@@ -490,9 +499,10 @@ class _SonicBuilder:
                 self.target_cache[cache_key] = hit
         name, target = hit
         if name is None:
-            return None
-        self.reference(row, field_name, kind, name, resolved=target is not None)
-        return target
+            return None, None
+        ref = row.ref(field_name)
+        self.reference(row, field_name, kind, name, resolved=target is not None, src=ref)
+        return target, ref
 
     def local_ports(self, row: Row) -> Iterator[tuple[Obj, list[int]]]:
         """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
@@ -900,34 +910,37 @@ class _SonicBuilder:
         for wred_row in self.rows("WRED_PROFILE"):  # every profile, so that all are checked
             self.aqm_cache[wred_row.key] = self.validated_aqm(wred_row)
         for row in self.rows("QUEUE"):
-            scheduler = self.target(row, "scheduler", "SCHEDULER")
-            wred = self.target(row, "wred_profile", "WRED_PROFILE")
+            scheduler, scheduler_ref = self.target_ref(row, "scheduler", "SCHEDULER")
+            wred, wred_ref = self.target_ref(row, "wred_profile", "WRED_PROFILE")
             ecn, drop = None, None
             if wred is not None:
                 if wred.key not in self.aqm_cache:
                     self.aqm_cache[wred.key] = self.validated_aqm(wred)
                 ecn, drop = self.aqm_cache[wred.key]
             mode, kind = self.scheduling(scheduler) if scheduler is not None else (None, None)
-            # The same for every queue of the row: one SourceRef each, shared.
-            scheduler_ref = row.ref("scheduler") if mode is not None else None
-            wred_ref = row.ref("wred_profile") if wred is not None else None
+            # The same for every queue of the row: its fields and their places, copied.
+            fields: Obj = {}
+            refs: dict[str, SourceRef] = {}
+            if mode is not None:
+                fields["scheduling"] = mode
+                refs["scheduling"] = scheduler_ref  # type: ignore[assignment]
+            if ecn is not None:
+                fields["ecn"] = ecn
+                refs["ecn"] = wred_ref  # type: ignore[assignment]
+            if drop is not None:
+                fields["wred"] = drop
+                refs["wred"] = wred_ref  # type: ignore[assignment]
+            wrong_type = mode is None and bool(kind)
+            src = row.src
             for iface, ids in self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
-                    queue = queues[queue_id] = new_queue(queue_id, row.src)
-                    if mode is not None:
-                        queue["scheduling"] = mode
-                        queue["field_src"]["scheduling"] = scheduler_ref
-                    elif kind:
+                    queues[queue_id] = {"id": queue_id, "src": src, "field_src": refs.copy(),
+                                        **fields}
+                    if wrong_type:
                         assert scheduler is not None
                         self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} "
                                                             "is not STRICT, DWRR or WRR; ignored")
-                    if ecn is not None:
-                        queue["ecn"] = ecn
-                        queue["field_src"]["ecn"] = wred_ref
-                    if drop is not None:
-                        queue["wred"] = drop
-                        queue["field_src"]["wred"] = wred_ref
 
     def scheduling(self, scheduler: Row) -> tuple[str | None, str | None]:
         """(scheduling mode, SCHEDULER type as written) of a scheduler, read once per name."""
@@ -1062,15 +1075,17 @@ class _SonicBuilder:
                 obj["field_src"][key] = row.ref(key)
 
     def assignment(self, row: Row) -> Obj:
-        names = _names(row.fields.get("profile"))
-        out: Obj = {"src": row.src, "field_src": {}}
+        value = row.fields.get("profile")
+        names = self.names_cache.get(value) if isinstance(value, str) else None
+        if names is None:
+            names = _names(value)
+            if isinstance(value, str):  # every port's rows name the same few profiles
+                self.names_cache[value] = names
         if not names or names[0] == "NULL":
-            out["dynamic"] = True
-            return out
-        out["profile"] = names[0]
-        out["field_src"]["profile"] = row.ref("profile")
-        self.reference(row, "profile", "BUFFER_PROFILE", names[0])
-        return out
+            return {"src": row.src, "field_src": {}, "dynamic": True}
+        ref = row.ref("profile")
+        self.reference(row, "profile", "BUFFER_PROFILE", names[0], src=ref)
+        return {"src": row.src, "field_src": {"profile": ref}, "profile": names[0]}
 
     def cable_lengths(self) -> None:
         # Rendered buffer files list every port of the platform: unknown ports are not errors.
