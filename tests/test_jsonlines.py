@@ -78,6 +78,17 @@ def test_pretty_printed_config_db_takes_the_fast_path() -> None:
     assert type(loaded.value["DEEP"]["a"]["b"]["c"]) is dict  # deeper
 
 
+def test_large_documents_are_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path holds several copies of a document: above FAST_MAX_CHARS, the walk."""
+    import fablint.parsers.jsonlines as jsonlines
+
+    text = json.dumps({"PORT": {f"Ethernet{n}": {"mtu": "9100"} for n in range(50)}}, indent=4)
+    assert _load_fast(text, 4) is not None
+    monkeypatch.setattr(jsonlines, "FAST_MAX_CHARS", len(text) - 1)
+    assert _load_fast(text, 4) is None
+    assert _shape(load(text).value) == _shape(_Loader(text, 4).load().value)
+
+
 @pytest.mark.parametrize("text", [
     '{"A": {"x": "1", "x": "2"}}',                         # duplicate on one line
     '{\n"A": {\n"x": "1",\n"x": "2"\n}\n}',                # duplicate on lines of its own

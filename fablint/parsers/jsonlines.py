@@ -253,6 +253,9 @@ class _Loader:
 
 
 _CONTAINERS = frozenset({dict, list})
+FAST_MAX_CHARS = 8 * 1024 * 1024
+"""Larger documents are walked: the fast path holds ``json.loads``'s objects, their copies and
+a string per line at once (a few times the text), the walk only the objects it builds."""
 _SPACED_COLON = re.compile(r'"[ \t\n\r]+:')
 """A key with space before its colon (rendered SONiC templates write ``"type"  : "DWRR"``),
 or a string that begins so."""
@@ -309,6 +312,8 @@ def _load_fast(text: str, depth: int) -> Loaded | None:
     which would make more of them than keys. So their count, the count of lines holding one
     and the count of keys found by the walk must be equal: a line with two keys, a duplicate
     key (``json.loads`` keeps one) or such a string makes them differ."""
+    if len(text) > FAST_MAX_CHARS:
+        return None
     keyed = text
     if _SPACED_COLON.search(text) is not None:
         if _COLON_ON_A_LINE.search(text) is not None:
