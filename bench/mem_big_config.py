@@ -1,11 +1,12 @@
 """Peak memory of ``fablint lint`` on one huge running-config (issue 16: memory must follow
 what the model keeps, not the size of the text: at most 10x the input bytes).
 
-Generates a single Arista EOS running-config of ``--mb`` megabytes (a chassis-sized interface
-table: every port with the QoS, PFC and ECN lines fablint models, plus the lines it skips) and
-lints it in a subprocess, reporting the child's peak resident set size.
+Generates a single running-config of ``--mb`` megabytes (a chassis-sized interface table:
+every port with the QoS, PFC and ECN lines fablint models, plus the lines it skips), Arista EOS
+or Cisco NX-OS (``--vendor nxos``), and lints it in a subprocess, reporting the child's peak
+resident set size.
 
-    python bench/mem_big_config.py --mb 50 [--out bench/out] [--jobs 1]
+    python bench/mem_big_config.py --mb 50 [--vendor eos|nxos] [--out bench/out] [--jobs 1]
 """
 
 from __future__ import annotations
@@ -55,21 +56,77 @@ link to host gpu{slot:03d}{port:02d}
 """.replace("\\\n", "")
 
 
-def generate(path: Path, megabytes: float) -> int:
+NXOS_HEADER = """!Command: show running-config
+!Time: Fri Nov 27 05:00:00 2026
+
+version 10.3(4a)
+hostname chassis1
+
+feature lldp
+priority-flow-control watch-dog-interval on
+
+class-map type qos match-any ROCE
+  match dscp 24,26
+class-map type qos match-any CNP
+  match dscp 48
+policy-map type qos QOS_CLASSIFICATION
+  class ROCE
+    set qos-group 3
+  class CNP
+    set qos-group 6
+  class class-default
+    set qos-group 0
+policy-map type queuing QOS_EGRESS
+  class type queuing c-out-8q-q6
+    priority level 1
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes \
+drop-probability 100 weight 0 ecn
+  class type queuing c-out-8q-q-default
+    bandwidth remaining percent 50
+policy-map type network-qos QOS_NETWORK
+  class type network-qos c-8q-nq3
+    pause pfc-cos 3
+    mtu 9216
+  class type network-qos c-8q-nq-default
+    mtu 9216
+system qos
+  service-policy type queuing output QOS_EGRESS
+  service-policy type network-qos QOS_NETWORK
+
+""".replace("\\\n", "")
+
+NXOS_PORT = """interface Ethernet{slot}/{port}/{lane}
+  description GPU{slot:03d}-{port:02d}-{lane} rail {lane}
+  no switchport
+  mtu 9216
+  priority-flow-control mode on
+  service-policy type qos input QOS_CLASSIFICATION
+  ip address 10.{a}.{b}.{c}/31
+  no shutdown
+
+"""
+
+TEMPLATES = {"eos": (HEADER, PORT, "end\n"), "nxos": (NXOS_HEADER, NXOS_PORT, "")}
+
+
+def generate(path: Path, megabytes: float, vendor: str = "eos") -> int:
     """Write the config; return its size in bytes."""
+    header, port_block, footer = TEMPLATES[vendor]
     target = int(megabytes * 1024 * 1024)
-    parts = [HEADER]
-    size = len(HEADER)
+    parts = [header]
+    size = len(header)
     n = 0
     while size < target:
         slot, rest = divmod(n, 32 * 8)
         port, lane = divmod(rest, 8)
-        block = PORT.format(slot=slot + 1, port=port + 1, lane=lane + 1, a=(n >> 14) & 255,
-                            b=(n >> 6) & 255, c=(n & 63) * 2)
+        block = port_block.format(slot=slot + 1, port=port + 1, lane=lane + 1,
+                                  a=(n >> 14) & 255, b=(n >> 6) & 255, c=(n & 63) * 2)
         parts.append(block)
         size += len(block)
         n += 1
-    parts.append("end\n")
+    parts.append(footer)
     text = "".join(parts)
     path.write_text(text, encoding="utf-8")
     return len(text.encode())
@@ -80,11 +137,13 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=50.0, help="config size in MB (default 50)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--vendor", default="eos", choices=sorted(TEMPLATES))
     parser.add_argument("--command", default="lint", choices=("lint", "parse"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"chassis-{args.mb:g}mb.cfg"
-    size = generate(path, args.mb)
+    suffix = "" if args.vendor == "eos" else f"-{args.vendor}"
+    path = args.out / f"chassis-{args.mb:g}mb{suffix}.cfg"
+    size = generate(path, args.mb, args.vendor)
     extra = ["-j", str(args.jobs), "-f", "json"] if args.command == "lint" else []
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "fablint", args.command, str(path), *extra],

@@ -14,8 +14,9 @@ explicitly".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Literal, NamedTuple
+import struct
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import (
     BaseModel,
@@ -90,6 +91,131 @@ class SourceRef(NamedTuple):
         raise ValueError("a source reference is {file, line}")
 
 
+_LINE = struct.Struct("<I")
+_new_tuple = tuple.__new__
+
+
+class FieldSources(Mapping[str, SourceRef]):
+    """``field_src`` of an object of a very large device, compact (``FieldSources.compact``).
+
+    A dict of a port's configured fields with a ``SourceRef`` and a line-number int for each
+    costs about 140 bytes a field; here the keys (and the file) are one ``layout`` that every
+    object with the same keys shares, and the lines are four bytes each. It reads as the dict
+    it replaces (``get``, ``in``, ``[]``, iteration, ``items``, equality, JSON) but cannot be
+    changed: the models of a large device are built once and only read. A pickled copy is a
+    plain dict."""
+
+    __slots__ = ("_layout", "_lines")
+
+    _layout: tuple[str, dict[str, int]]
+    """The file every line is in, and each key's place in ``_lines``."""
+    _lines: bytes
+
+    def __init__(self, layout: tuple[str, dict[str, int]], lines: bytes) -> None:
+        self._layout = layout
+        self._lines = lines
+
+    @staticmethod
+    def compact(refs: Mapping[str, SourceRef],
+                layouts: dict[tuple[str, tuple[str, ...]], tuple[str, dict[str, int]]]
+                ) -> Mapping[str, SourceRef]:
+        """``refs`` as FieldSources, with a layout from (and kept in) ``layouts``; ``refs``
+        itself when it cannot be (empty, or a line that is not one number in one file)."""
+        if not refs or refs.__class__ is not dict:
+            return refs
+        file = None
+        lines = []
+        for ref in refs.values():
+            if file is None:
+                file = ref.file
+            line = ref.line
+            if ref.file != file or line.__class__ is not int or not 0 < line < 1 << 32:
+                return refs
+            lines.append(line)
+        key = (file, tuple(refs))
+        layout = layouts.get(key)
+        if layout is None:
+            layout = layouts[key] = (file, {name: n * 4 for n, name in enumerate(refs)})
+        return FieldSources(layout, struct.pack(f"<{len(lines)}I", *lines))
+
+    def __getitem__(self, key: str) -> SourceRef:
+        file, places = self._layout
+        return _new_tuple(SourceRef, (file, _LINE.unpack_from(self._lines, places[key])[0]))
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        file, places = self._layout
+        at = places.get(key)
+        if at is None:
+            return default
+        return _new_tuple(SourceRef, (file, _LINE.unpack_from(self._lines, at)[0]))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._layout[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._layout[1])
+
+    def __len__(self) -> int:
+        return len(self._layout[1])
+
+    def values(self) -> list[SourceRef]:  # type: ignore[override]
+        file = self._layout[0]
+        return [_new_tuple(SourceRef, (file, line))
+                for (line,) in _LINE.iter_unpack(self._lines)]
+
+    def items(self) -> list[tuple[str, SourceRef]]:  # type: ignore[override]
+        return list(zip(self._layout[1], self.values(), strict=True))
+
+    def as_dict(self) -> dict[str, SourceRef]:
+        return dict(zip(self._layout[1], self.values(), strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return self.as_dict() == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.as_dict())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self.as_dict(),))
+
+
+def _serialize_sources(value: Mapping[str, SourceRef]) -> dict[str, dict[str, Any]]:
+    return {key: {"file": ref.file, "line": ref.line} for key, ref in value.items()}
+
+
+class _SourcesSchema:
+    """``field_src``'s schema: validated as ``dict[str, SourceRef]`` (a dict, as ever), and
+    serialised the same whether it holds a dict or FieldSources."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        plain = handler(source)
+        return core_schema.union_schema([
+            plain,
+            core_schema.is_instance_schema(FieldSources, serialization=(
+                core_schema.plain_serializer_function_ser_schema(_serialize_sources))),
+        ])
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return handler(schema["choices"][0])  # type: ignore[index]
+
+
+Sources = Annotated[dict[str, SourceRef], _SourcesSchema]
+"""The type of ``Located.field_src``: a dict, or FieldSources on a very large device."""
+
+NO_SOURCES = FieldSources(("", {}), b"")
+"""The empty ``field_src`` that the compacted objects of a large device share."""
+
+
 class _SharedNames(set[str]):
     """A set of field names that many model objects share (``share_fields_set``)."""
 
@@ -123,7 +249,7 @@ class Located(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     src: SourceRef | None = None
-    field_src: dict[str, SourceRef] = Field(default_factory=dict)
+    field_src: Sources = Field(default_factory=dict)
 
     def __setattr__(self, name: str, value: Any) -> None:
         names = self.__pydantic_fields_set__
@@ -1346,3 +1472,22 @@ class Fabric(BaseModel):
     """InfiniBand nodes of the discovery dumps read (one entry per record: duplicates stay)."""
     inputs: list[InputFile] = Field(default_factory=list)
     problems: list[ParseProblem] = Field(default_factory=list)
+
+
+def _prime_shared_keys() -> None:
+    """Give each model class the instance-dict keys its compacted objects share.
+
+    CPython (3.11+) lets the instances of a class share one table of attribute names, built
+    from the first instance whose attributes are set one by one; but every instance made
+    before that (pydantic makes its own objects with a dict of their own) shrinks the room the
+    table may still grow by, and after a few dozen there is none: the objects that
+    ``parsers.build.Compactor`` rebuilds would each get a whole dict again. One object per
+    class, made here before any other, sets the table up with every field name."""
+    for cls in list(globals().values()):
+        if isinstance(cls, type) and issubclass(cls, BaseModel) and cls is not BaseModel:
+            sample = object.__new__(cls)
+            for name in cls.model_fields:
+                object.__setattr__(sample, name, None)
+
+
+_prime_shared_keys()

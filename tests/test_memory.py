@@ -8,7 +8,10 @@ same input; ``bench/mem_big_config.py`` measures what they save.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import pickle
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fablint import engine
-from fablint.model import Interface
+from fablint.model import NO_SOURCES, FieldSources, Interface, SourceRef
 from fablint.parsers import base, build
 from fablint.parsers.eos import EosParser
 from fablint.parsers.nxos import NxosParser
@@ -105,6 +108,14 @@ def test_a_large_chassis_shares_what_its_ports_have_alike(
     assert len({id(p.qos.pfc.watchdog) for p in ports}) == 1 + len(range(0, 300, 7))
     assert len({id(p.qos.pfc) for p in ports}) == 300  # each port's own PFC lines
     assert len({id(p.__pydantic_fields_set__) for p in ports}) == 1
+    # compacted: field_src as FieldSources, PFC sets and empty containers shared by value
+    assert all(p.field_src.__class__ is FieldSources for p in ports)
+    assert ports[0].field_src["mtu"] == SourceRef("chassis1.cfg", 12)  # the text's line
+    assert len({id(p.qos.pfc.drop) for p in ports}) == 1
+    assert len({id(p.qos.pfc.no_drop) for p in ports}) == 2  # {3}, and every 50th port's {4}
+    assert len({id(p.acls) for p in ports}) == 1
+    assert ports[0].qos.policies is ports[0].acls  # the one empty list
+    assert ports[0].qos.pause.field_src is NO_SOURCES
     # an assignment gives the object its own set of names again, leaving the others alone
     first, second = ports[0], ports[1]
     first.vrf = "MGMT"
@@ -157,3 +168,73 @@ def test_a_running_config_over_the_limit_is_refused_naming_the_file(
     assert [e["file"] for e in report["errors"]] == [str(big)]
     assert "larger than the 20,000 fablint reads" in report["errors"][0]["message"]
     assert report["summary"]["devices"] == 1  # the good switch is linted all the same
+
+
+def test_field_sources_read_as_the_dict_they_replace() -> None:
+    refs = {"mtu": SourceRef("leaf1.cfg", 12), "description": SourceRef("leaf1.cfg", 70_000),
+            "priority[3]": SourceRef("leaf1.cfg", 12)}
+    layouts: dict = {}
+    compact = FieldSources.compact(refs, layouts)
+    assert compact.__class__ is FieldSources
+    assert compact == refs and refs == compact and compact != {"mtu": refs["mtu"]}
+    assert list(compact) == list(refs) and len(compact) == 3
+    assert list(compact.items()) == list(refs.items())
+    assert list(compact.values()) == list(refs.values())
+    assert compact["description"] == ("leaf1.cfg", 70_000) and compact.get("vrf") is None
+    assert "mtu" in compact and "vrf" not in compact and compact.get("vrf", 1) == 1
+    with pytest.raises(KeyError):
+        compact["vrf"]
+    with pytest.raises(TypeError):
+        compact["vrf"] = refs["mtu"]  # type: ignore[index]
+    assert repr(compact) == repr(refs)
+    assert pickle.loads(pickle.dumps(compact)) == refs
+    assert FieldSources.compact({"mtu": SourceRef("leaf1.cfg", 4)}, layouts)._layout is \
+        FieldSources.compact({"mtu": SourceRef("leaf1.cfg", 9)}, layouts)._layout
+    # what four bytes of line in one file cannot say stays a dict
+    for odd in ({"mtu": SourceRef("leaf1.cfg", None)}, {"mtu": SourceRef("leaf1.cfg", 0)},
+                {"a": SourceRef("leaf1.cfg", 1), "b": SourceRef("other.cfg", 2)}, {}):
+        assert FieldSources.compact(odd, layouts) is odd
+    port = Interface.model_validate({"name": "Ethernet1", "field_src": refs})
+    plain = (port.model_dump(), port.model_dump(mode="json"), port.model_dump_json(),
+             port.model_dump(mode="json", exclude_defaults=True))
+    port.__dict__["field_src"] = compact
+    assert (port.model_dump(), port.model_dump(mode="json"), port.model_dump_json(),
+            port.model_dump(mode="json", exclude_defaults=True)) == plain
+    assert port.where("vrf", "description") == refs["description"] and port.configured("mtu")
+
+
+def _model_bytes_per_port(text: str, vendor: str, ports: int) -> float:
+    """Bytes that the parsed model of ``text`` keeps, per port (tracemalloc)."""
+    parser = PARSERS[vendor]
+    parser.parse(text, "warm.cfg")  # caches of lines read before: not the model
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = parser.parse(text, "chassis1.cfg")
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(result.devices[0].interfaces) >= ports
+    return kept / ports
+
+
+def _nxos_chassis(ports: int) -> str:
+    """The NX-OS chassis of ``bench/mem_big_config.py``: every port with its own PFC mode and
+    classification policy over system queuing and network-qos policies."""
+    spec = importlib.util.spec_from_file_location("mem_big_config",
+                                                  ROOT / "bench" / "mem_big_config.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    blocks = [bench.NXOS_PORT.format(slot=1 + n // 256, port=1 + n // 8 % 32, lane=1 + n % 8,
+                                     a=0, b=n >> 6, c=n & 63) for n in range(ports)]
+    return str(bench.NXOS_HEADER) + "".join(blocks)
+
+
+@pytest.mark.parametrize(("vendor", "limit"), [("eos", 2600), ("nxos", 3200)])
+def test_the_model_of_a_large_chassis_stays_small(vendor: str, limit: int) -> None:
+    """A guard, not a timing: the model of a 2,000-port chassis (every port with its own PFC
+    lines) keeps at most ``limit`` bytes a port. Before the compaction it kept about 5,600
+    (EOS) and 8,000 (NX-OS); ``bench/mem_big_config.py`` measures the whole lint."""
+    text = _chassis(2000) if vendor == "eos" else _nxos_chassis(2000)
+    assert _model_bytes_per_port(text, vendor, 2000) <= limit

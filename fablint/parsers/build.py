@@ -15,14 +15,15 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from fablint.model import (
+    NO_SOURCES,
     Device,
+    FieldSources,
     Interface,
     LinkPause,
     Queue,
     Reference,
     SourceRef,
     Watchdog,
-    _SharedNames,
     share_fields_set,
 )
 from fablint.parsers.base import ParseError
@@ -132,23 +133,50 @@ def _key(value: Any) -> Any:
 
 
 class Compactor:
-    """Validates the parts of port QoS that many ports have alike (the profile's queues and
-    their ECN thresholds, the resolved watchdog, link pause) once, and gives every port the
-    same model object. Models are never changed once built, so sharing them is safe; the
-    parser's plain data stays the single source of what each port says."""
+    """Makes the models of a large device small. Three ways:
+
+    - The parts of port QoS that many ports have alike (the profile's queues and their ECN
+      thresholds, the resolved watchdog, link pause) are validated once, and every port gets
+      the same object.
+    - Every object of a port is rebuilt (``compact``) so that its attributes live in the
+      instance itself with keys its class shares (CPython's key-sharing instance dicts: about
+      a third of the dict pydantic gives each object), its ``field_src`` is ``FieldSources``
+      (keys shared, four bytes a line) and its sets, empty containers and maps of plain values
+      (an NX-OS port's classification maps) are shared by value.
+    - References (one per port that names a profile) are compacted the same way.
+
+    Models are never changed once built, so sharing them is safe; the parser's plain data
+    stays the single source of what each port says, and the model reads, compares and dumps
+    exactly as the plain one (``tests/test_memory.py``)."""
 
     def __init__(self) -> None:
         self.memo: dict[Any, BaseModel] = {}
+        self.layouts: dict[tuple[str, tuple[str, ...]], tuple[str, dict[str, int]]] = {}
+        self.values: dict[Any, Any] = {}
+        """Sets and empty containers, one object per value (and iteration order)."""
+        self.done: dict[int, tuple[BaseModel, BaseModel]] = {}
+        """id of a model shared by ports -> (it, its compacted self); the first element keeps
+        the id from being reused."""
 
     def model(self, cls: type[ModelT], obj: Any) -> ModelT | Any:
         if obj.__class__ is not dict:
-            return obj  # None, or a model already
+            # None, or a model already: one the parser shares between ports (NX-OS queues)
+            return self.shared(obj) if isinstance(obj, BaseModel) else obj
         key = (cls, _key(obj))
         model = self.memo.get(key)
         if model is None:
-            model = self.memo[key] = cls.model_validate(obj)
-            share_fields_sets(model)
+            model = self.memo[key] = self.shared(cls.model_validate(obj))
         return model  # type: ignore[return-value]
+
+    def shared(self, model: ModelT) -> ModelT:
+        """The compacted form of ``model``, a model that several ports hold: made once."""
+        known = self.done.get(id(model))
+        if known is not None:
+            return known[1]  # type: ignore[return-value]
+        compact = self.compact(model)
+        self.done[id(model)] = (model, compact)
+        self.done[id(compact)] = (compact, compact)
+        return compact
 
     def port_qos(self, qos: Obj) -> None:
         """Replace the shareable parts of a port's QoS (plain data) by shared models."""
@@ -162,24 +190,62 @@ class Compactor:
             for qid, queue in queues.items():
                 queues[qid] = self.model(Queue, queue)
 
+    def port(self, iface: Obj) -> Interface:
+        """The compacted model of a port (plain data)."""
+        qos = iface.get("qos")
+        if qos.__class__ is dict:  # not a QosSettings shared by ports already
+            self.port_qos(qos)
+        elif qos is not None:
+            iface["qos"] = self.shared(qos)
+        return self.compact(Interface.model_validate(iface))
 
-def share_fields_sets(model: BaseModel) -> None:
-    """``share_fields_set`` on ``model`` and every model below it, down to the parts shared
-    already (whose own parts were shared with them)."""
-    if model.__pydantic_fields_set__.__class__ is _SharedNames:
-        return
-    share_fields_set(model)
-    for value in model.__dict__.values():
-        if isinstance(value, BaseModel):
-            share_fields_sets(value)
-        elif value.__class__ is dict:
-            for item in value.values():
-                if isinstance(item, BaseModel):
-                    share_fields_sets(item)
-        elif value.__class__ is list:
-            for item in value:
-                if isinstance(item, BaseModel):
-                    share_fields_sets(item)
+    def compact(self, model: ModelT) -> ModelT:
+        """``model`` rebuilt small (see the class): a new object that reads, compares and
+        serialises as ``model``; the models under it compacted too."""
+        done = self.done
+        values = self.values
+        setattr_ = object.__setattr__
+        cls = model.__class__
+        new = object.__new__(cls)
+        for name, value in model.__dict__.items():
+            kind = value.__class__
+            if name == "field_src":
+                if not value:
+                    value = NO_SOURCES
+                else:
+                    value = FieldSources.compact(value, self.layouts)
+                    if len(value) >= 8 and value.__class__ is FieldSources:
+                        # many keys: a map's entries, which ports often have alike
+                        value = values.setdefault((id(value._layout), value._lines), value)
+            elif kind is dict:
+                if not value:
+                    value = values.setdefault(dict, value)
+                elif any(isinstance(item, BaseModel) for item in value.values()):
+                    for key, item in value.items():
+                        if isinstance(item, BaseModel):
+                            known = done.get(id(item))
+                            value[key] = known[1] if known else self.compact(item)
+                else:  # a map of plain values: one object per value
+                    value = values.setdefault((dict, *value.items()), value)
+            elif kind is list:
+                if not value:
+                    value = values.setdefault(list, value)
+                else:
+                    for index, item in enumerate(value):
+                        if isinstance(item, BaseModel):
+                            known = done.get(id(item))
+                            value[index] = known[1] if known else self.compact(item)
+            elif kind is set:
+                value = values.setdefault((set, *value), value)
+            elif isinstance(value, BaseModel):
+                known = done.get(id(value))
+                value = known[1] if known else self.compact(value)
+            setattr_(new, name, value)
+        setattr_(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
+        setattr_(new, "__pydantic_extra__", model.__pydantic_extra__)
+        setattr_(new, "__pydantic_private__", model.__pydantic_private__)
+        share_fields_set(new)
+        return new
 
 
 def validate_device(device: Obj, path: str) -> Device:
@@ -195,16 +261,11 @@ def validate_device(device: Obj, path: str) -> Device:
             compactor = Compactor()
             for name, iface in interfaces.items():
                 where = ("interfaces", name)
-                qos = iface.get("qos")
-                if qos.__class__ is dict:  # not a QosSettings shared by ports already
-                    compactor.port_qos(qos)
-                interfaces[name] = port = Interface.model_validate(iface)
-                share_fields_sets(port)
+                interfaces[name] = compactor.port(iface)
             references = device["references"]
             for index, reference in enumerate(references):
                 where = ("references", str(index))
-                references[index] = item = Reference.model_validate(reference)
-                share_fields_set(item)
+                references[index] = compactor.compact(Reference.model_validate(reference))
             where = ()
         return Device.model_validate(device)
     except ValidationError as exc:
