@@ -90,6 +90,10 @@ def test_port_by_port_validation_gives_the_same_model(
     plain = _dump(text, str(config), vendor)
     monkeypatch.setattr(build, "COMPACT_PORTS", 1)
     assert _dump(text, str(config), vendor) == plain
+    # and with the ports read so far frozen at every port the file opens
+    monkeypatch.setattr(build, "FREEZE_BYTES", 0)
+    monkeypatch.setattr(build, "FREEZE_BATCH", 1)
+    assert _dump(text, str(config), vendor) == plain
 
 
 def test_a_large_chassis_shares_what_its_ports_have_alike(
@@ -238,3 +242,68 @@ def test_the_model_of_a_large_chassis_stays_small(vendor: str, limit: int) -> No
     (EOS) and 8,000 (NX-OS); ``bench/mem_big_config.py`` measures the whole lint."""
     text = _chassis(2000) if vendor == "eos" else _nxos_chassis(2000)
     assert _model_bytes_per_port(text, vendor, 2000) <= limit
+
+
+FROZEN_CASES = """hostname fr1
+!
+interface Ethernet1
+   description first, reopened below
+   channel-group 10 mode active
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+!
+interface Ethernet2
+   mtu 9214
+   service-profile ROCE
+   priority-flow-control pause watchdog
+!
+interface Ethernet3-4
+   description a range of two
+   priority-flow-control on
+   tx-queue 3
+      random-detect ecn minimum-threshold 100 kbytes maximum-threshold 900 kbytes \
+max-mark-probability 20
+!
+interface Ethernet5
+   no switchport
+   service-profile MISSING
+!
+interface Ethernet1
+   speed 100g
+!
+interface Port-Channel10
+   no switchport
+   ip address 10.0.0.1/31
+!
+interface Loopback0
+   ip address 10.1.0.1/32
+!
+interface defaults
+   mtu 9100
+!
+qos profile ROCE
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   tx-queue 3
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes \
+max-mark-probability 100
+!
+priority-flow-control pause watchdog default timeout 0.5
+!
+end
+"""
+
+
+def test_frozen_ports_read_as_the_plain_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the file says after a port is frozen still reaches it: the port opened again, a
+    range, a port-channel and a profile defined after their members, interface defaults and a
+    global watchdog timer at the end."""
+    plain = _dump(FROZEN_CASES, "fr1.cfg")
+    device = json.loads(plain)[0]
+    assert device["interfaces"]["Ethernet1"]["speed_mbps"] == 100_000
+    assert device["interfaces"]["Ethernet1"]["routed"] is True  # its port-channel's
+    assert device["interfaces"]["Ethernet4"]["description"] == "a range of two"
+    monkeypatch.setattr(build, "FREEZE_BYTES", 0)
+    for batch in (1, 2, 3):
+        monkeypatch.setattr(build, "FREEZE_BATCH", batch)
+        assert _dump(FROZEN_CASES, "fr1.cfg") == plain

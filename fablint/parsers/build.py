@@ -10,6 +10,8 @@ An "object" here is a dict with a ``field_src`` key: the same convention as ``Lo
 
 from __future__ import annotations
 
+import pickle
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -248,19 +250,73 @@ class Compactor:
         return new
 
 
-def validate_device(device: Obj, path: str) -> Device:
+FREEZE_BYTES = 4 << 20
+"""A running-config at least this large (some 10,000 ports) keeps the plain data of the ports
+it has read as pickles (``Freezer``)."""
+
+FREEZE_BATCH = 256
+"""Ports read since the last freeze that are frozen together."""
+
+
+class Freezer:
+    """The plain data of a very large device's ports, pickled once read.
+
+    A port's dicts, sets and source references while the parser reads the rest of the file
+    are some 4 KB; pickled, about 600 bytes. Ports are frozen a batch at a time when the
+    parser opens a port at column 0 (so no block of theirs is open), thawed when the file
+    opens one again, and each thawed in turn when the device is validated (``prepare`` of
+    ``validate_device``). Only what this process pickled is ever unpickled."""
+
+    def __init__(self, interfaces: dict[str, Any]) -> None:
+        self.interfaces = interfaces
+        self.recent: list[str] = []
+
+    @classmethod
+    def for_text(cls, text: str, interfaces: dict[str, Any]) -> Freezer | None:
+        """A Freezer for the ports of a text of ``FREEZE_BYTES`` or more, else None."""
+        return cls(interfaces) if len(text) >= FREEZE_BYTES else None
+
+    def opened(self, name: str, iface: Any, freeze: bool = True) -> Obj:
+        """``iface`` (the entry of port ``name``), thawed; the ports read before it frozen
+        when a batch is full (``freeze``: no block of theirs is open)."""
+        recent = self.recent
+        if freeze and len(recent) >= FREEZE_BATCH:
+            interfaces = self.interfaces
+            for other in recent:
+                if other != name:
+                    raw = interfaces[other]
+                    if raw.__class__ is dict:
+                        interfaces[other] = pickle.dumps(raw, pickle.HIGHEST_PROTOCOL)
+            recent.clear()
+        recent.append(name)
+        if iface.__class__ is bytes:
+            iface = self.interfaces[name] = thaw(iface)
+        return iface  # type: ignore[no-any-return]
+
+
+def thaw(entry: Any) -> Any:
+    """A port's plain data from ``Freezer``'s pickle (anything else as it is). The bytes are
+    only ever ``Freezer.opened``'s own ``pickle.dumps`` of the parser's dicts, never input."""
+    return pickle.loads(entry) if entry.__class__ is bytes else entry  # noqa: S301
+
+
+def validate_device(device: Obj, path: str,
+                    prepare: Callable[[Obj], Obj] | None = None) -> Device:
     """The model of a parsed device (plain data). A device of ``COMPACT_PORTS`` or more ports
     is validated port by port, each port's plain data freed as its model is made and what
     ports have alike shared (``Compactor``): the peak then holds the model and one port's
-    data, not the whole switch twice. The model is the same either way. A validation error
-    (a parser bug) is a ParseError that names the file."""
+    data, not the whole switch twice. The model is the same either way. ``prepare``: what a
+    port's plain data needs (thawed, resolved) before its model is made, port by port
+    (``Freezer``). A validation error (a parser bug) is a ParseError that names the file."""
     interfaces = device["interfaces"]
     where: tuple[str, ...] = ()
     try:
-        if len(interfaces) >= COMPACT_PORTS:
+        if prepare is not None or len(interfaces) >= COMPACT_PORTS:
             compactor = Compactor()
             for name, iface in interfaces.items():
                 where = ("interfaces", name)
+                if prepare is not None:
+                    iface = prepare(iface)
                 interfaces[name] = compactor.port(iface)
             references = device["references"]
             for index, reference in enumerate(references):

@@ -38,12 +38,14 @@ from fablint.parsers.base import (
     split_lines,
 )
 from fablint.parsers.build import (
+    Freezer,
     Obj,
     new_device,
     new_qos,
     new_queue,
     new_watchdog,
     overlay,
+    thaw,
     validate_device,
 )
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
@@ -532,6 +534,9 @@ class _EosBuilder:
         """The current line starts with ``default`` (reset) rather than ``no`` (disable)."""
         self.raw = ""
         """The current line as written (for the raw line caches)."""
+        self.freezer: Freezer | None = None
+        """Keeps the ports read so far pickled, in a very large file."""
+        self.shared_qos: dict[tuple[str | None, bool], QosSettings] = {}
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -577,6 +582,7 @@ class _EosBuilder:
         path = self.path
         interfaces = self.interfaces
         h_interface = self.h_interface
+        freezer = self.freezer = Freezer.for_text(text, interfaces)
         # Lines indented deeper than this belong to a skipped line (_NO_SKIP: none are), so
         # that one comparison tells both whether a skip is on and whether the line is in it.
         skip_deeper_than = _NO_SKIP
@@ -642,6 +648,8 @@ class _EosBuilder:
                                 "src": _new_tuple(SourceRef, (path, lineno)), "field_src": {},
                                 "routed": sourced,
                             }
+                        if freezer is not None:
+                            iface = freezer.opened(key, iface)
                         if fast is _FIXED_RAW and context.indent == 0 and len(stack) == 2:
                             context.obj = iface  # the block it closes was the same kind
                         else:
@@ -799,7 +807,8 @@ class _EosBuilder:
         self.unknown = unknown
         self.finish()
         self.device["suppressions"] = suppressions
-        device = validate_device(self.device, self.path)
+        device = validate_device(self.device, self.path,
+                                 None if freezer is None else self.prepare_port)
         return ParseResult(
             devices=[device], problems=self.problems, lines=lineno, unknown_lines=unknown,
             first_unknown=first_unknown or None, foreign_lines=foreign,
@@ -856,14 +865,16 @@ class _EosBuilder:
                 return False
             # Each line of the block goes to every port: read the slow way (no line caches).
             self.open(indent, self.h_interface_range,
-                      [self.port(port, (kind, kind in _ROUTED_KINDS)) for port, kind in ports])
+                      [self.port(port, (kind, kind in _ROUTED_KINDS), False)
+                       for port, kind in ports])
             return True
         self.stack.append(
             _Context(indent, self.h_interface, self.port(name, info), _FIXED_LINES, _FIXED_RAW))
         return True
 
-    def port(self, name: str, info: tuple[str, bool]) -> Obj:
-        """The interface ``name``, created at this line the first time it is named."""
+    def port(self, name: str, info: tuple[str, bool], alone: bool = True) -> Obj:
+        """The interface ``name``, created at this line the first time it is named.
+        ``alone``: not one of the ports of a range (which must not be frozen meanwhile)."""
         iface = self.interfaces.get(name)
         if iface is None:
             # 'ip_addresses', 'acls' and 'qos' are added when a line sets them (the model's
@@ -872,6 +883,8 @@ class _EosBuilder:
                 "name": name, "kind": info[0], "src": self.ref(), "field_src": {},
                 "routed": info[1],
             }
+        if self.freezer is not None:
+            iface = self.freezer.opened(name, iface, alone)
         return iface
 
     def h_interface_range(self, words: list[str], indent: int, body: str) -> bool:
@@ -1325,54 +1338,61 @@ class _EosBuilder:
     # -- resolve defaults and profiles ---------------------------------------------------
 
     def finish(self) -> None:
+        self.device["qos"]["dscp_to_tc_default"] = "eos-default"
+        if self.freezer is None:  # else port by port as the device is validated
+            for iface in self.interfaces.values():
+                self.finish_port(iface)
+
+    def prepare_port(self, entry: Any) -> Obj:
+        """A frozen port, thawed and resolved (``validate_device``)."""
+        return self.finish_port(thaw(entry))
+
+    def finish_port(self, iface: Obj) -> Obj:
+        """Resolve a port's defaults and profile (its plain data, changed in place)."""
         device = self.device
-        qos = device["qos"]
-        qos["dscp_to_tc_default"] = "eos-default"
         profiles = device["qos_profiles"]
-        interfaces = self.interfaces
-        references = device["references"]
-        defaults_mtu = self.interface_defaults_mtu
+        fs = iface["field_src"]
+        member_of = iface.get("port_channel")
+        if member_of and "routed" not in fs:
+            parent = self.interfaces.get(member_of)
+            if parent is not None:
+                parent = thaw(parent)
+                iface["routed"] = parent["routed"] if parent.__class__ is dict else parent.routed
+        routed = iface["routed"]
+        if routed and iface.get("mtu") is None:
+            defaults_mtu = self.interface_defaults_mtu
+            if iface["kind"] == "loopback":
+                iface["mtu"] = EOS_LOOPBACK_MTU
+            elif defaults_mtu is not None:
+                iface["mtu"], fs["mtu"] = defaults_mtu
+            else:
+                iface["mtu"] = EOS_DEFAULT_MTU
+        profile_name = iface.get("profile")
+        if profile_name:
+            profile = profiles.get(profile_name)
+            # 'resolved' and 'field_src' are left to their defaults (True, {}) where they
+            # have them: what is not given costs the validation nothing.
+            reference = {"kind": "qos profile", "name": profile_name,
+                         "owner": "interface " + iface["name"], "src": fs.get("profile")}
+            if profile is None:
+                reference["resolved"] = False
+            device["references"].append(reference)
+        else:
+            profile = None
         own_qos = self.own_qos
+        if own_qos and iface["name"] in own_qos:
+            iface["qos"] = self.port_qos(iface, profile)
+            return iface
         # Ports that take all their QoS from the same profile (or all defaults) share one
         # validated QosSettings: most ports of a fabric switch do, and building the nested
         # models once per switch instead of once per port is most of the parse time.
-        shared: dict[tuple[str | None, bool], QosSettings] = {}
-        for iface in interfaces.values():
-            fs = iface["field_src"]
-            member_of = iface.get("port_channel")
-            if member_of and "routed" not in fs:
-                parent = interfaces.get(member_of)
-                if parent is not None:
-                    iface["routed"] = parent["routed"]
-            routed = iface["routed"]
-            if routed and iface.get("mtu") is None:
-                if iface["kind"] == "loopback":
-                    iface["mtu"] = EOS_LOOPBACK_MTU
-                elif defaults_mtu is not None:
-                    iface["mtu"], fs["mtu"] = defaults_mtu
-                else:
-                    iface["mtu"] = EOS_DEFAULT_MTU
-            profile_name = iface.get("profile")
-            if profile_name:
-                profile = profiles.get(profile_name)
-                # 'resolved' and 'field_src' are left to their defaults (True, {}) where they
-                # have them: what is not given costs the validation nothing.
-                reference = {"kind": "qos profile", "name": profile_name,
-                             "owner": "interface " + iface["name"], "src": fs.get("profile")}
-                if profile is None:
-                    reference["resolved"] = False
-                references.append(reference)
-            else:
-                profile = None
-            if own_qos and iface["name"] in own_qos:
-                iface["qos"] = self.port_qos(iface, profile)
-                continue
-            key = (profile_name if profile is not None else None, routed)
-            settings = shared.get(key)
-            if settings is None:
-                settings = shared[key] = QosSettings.model_validate(
-                    self.port_qos(iface, profile))
-            iface["qos"] = settings
+        key = (profile_name if profile is not None else None, routed)
+        settings = self.shared_qos.get(key)
+        if settings is None:
+            settings = self.shared_qos[key] = QosSettings.model_validate(
+                self.port_qos(iface, profile))
+        iface["qos"] = settings
+        return iface
 
     def port_qos(self, iface: Obj, profile: Obj | None) -> Obj:
         """The QoS in effect on a port: its profile, its own lines, then the EOS defaults."""
