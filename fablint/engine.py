@@ -261,6 +261,8 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
                               for d in outcome.devices]
     suppressions = [s for d in outcome.devices for s in d.suppressions]
     kept, used, suppressed = _suppress(raw, suppressions)
+    digests = {d.name: plan.digest(d, ctx) for d in outcome.devices} if plan.digest else {}
+    del ctx  # what the rules derived for every port, not needed by the fixes (memory)
     attach_fixes(kept, _LineCache())
     return FileResult(
         input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
@@ -271,7 +273,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         ports={d.name: port_table(d) for d in outcome.devices} if plan.topology else {},
         ib_names=ib_names(outcome.ib_nodes) if plan.topology else {},
         brought=brought(outcome),
-        digests={d.name: plan.digest(d, ctx) for d in outcome.devices} if plan.digest else {},
+        digests=digests,
     )
 
 

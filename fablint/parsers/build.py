@@ -10,7 +10,9 @@ An "object" here is a dict with a ``field_src`` key: the same convention as ``Lo
 
 from __future__ import annotations
 
-import pickle
+import contextlib
+import marshal
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -31,6 +33,9 @@ from fablint.model import (
 from fablint.parsers.base import ParseError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+_HAS_DIGIT = re.compile(r"\d").search
+_new_tuple = tuple.__new__
 
 Obj = dict[str, Any]
 
@@ -152,6 +157,8 @@ class Compactor:
     exactly as the plain one (``tests/test_memory.py``)."""
 
     def __init__(self) -> None:
+        self.files: dict[str, str] = {}
+        """File name -> the one string object that source references of it hold."""
         self.memo: dict[Any, BaseModel] = {}
         self.layouts: dict[tuple[str, tuple[str, ...]], tuple[str, dict[str, int]]] = {}
         self.values: dict[Any, Any] = {}
@@ -219,14 +226,31 @@ class Compactor:
                     if len(value) >= 8 and value.__class__ is FieldSources:
                         # many keys: a map's entries, which ports often have alike
                         value = values.setdefault((id(value._layout), value._lines), value)
+            elif kind is str:
+                if len(value) <= 24 and not _HAS_DIGIT(value):
+                    value = values.setdefault(value, value)  # a keyword, a profile's name
+            elif kind is SourceRef:
+                file = self.files.setdefault(value[0], value[0])
+                if file is not value[0]:
+                    value = _new_tuple(SourceRef, (file, value[1]))
             elif kind is dict:
                 if not value:
                     value = values.setdefault(dict, value)
                 elif any(isinstance(item, BaseModel) for item in value.values()):
+                    shared = True
                     for key, item in value.items():
                         if isinstance(item, BaseModel):
                             known = done.get(id(item))
-                            value[key] = known[1] if known else self.compact(item)
+                            if known is None:
+                                shared = False
+                                value[key] = self.compact(item)
+                            else:
+                                value[key] = known[1]
+                        else:
+                            shared = False
+                    if shared:  # the same shared models (a profile's queues): one dict
+                        value = values.setdefault(
+                            (dict, *((key, id(item)) for key, item in value.items())), value)
                 else:  # a map of plain values: one object per value
                     value = values.setdefault((dict, *value.items()), value)
             elif kind is list:
@@ -252,20 +276,20 @@ class Compactor:
 
 FREEZE_BYTES = 4 << 20
 """A running-config at least this large (some 10,000 ports) keeps the plain data of the ports
-it has read as pickles (``Freezer``)."""
+it has read serialised (``Freezer``)."""
 
 FREEZE_BATCH = 256
 """Ports read since the last freeze that are frozen together."""
 
 
 class Freezer:
-    """The plain data of a very large device's ports, pickled once read.
+    """The plain data of a very large device's ports, serialised (``marshal``) once read.
 
     A port's dicts, sets and source references while the parser reads the rest of the file
-    are some 4 KB; pickled, about 600 bytes. Ports are frozen a batch at a time when the
+    are some 4 KB; as bytes, about 600. Ports are frozen a batch at a time when the
     parser opens a port at column 0 (so no block of theirs is open), thawed when the file
     opens one again, and each thawed in turn when the device is validated (``prepare`` of
-    ``validate_device``). Only what this process pickled is ever unpickled."""
+    ``validate_device``). Only what this process wrote is ever read back."""
 
     def __init__(self, interfaces: dict[str, Any]) -> None:
         self.interfaces = interfaces
@@ -286,7 +310,9 @@ class Freezer:
                 if other != name:
                     raw = interfaces[other]
                     if raw.__class__ is dict:
-                        interfaces[other] = pickle.dumps(raw, pickle.HIGHEST_PROTOCOL)
+                        # a value marshal cannot write (none today): the dict kept as it is
+                        with contextlib.suppress(ValueError):
+                            interfaces[other] = marshal.dumps(_marshallable(raw))
             recent.clear()
         recent.append(name)
         if iface.__class__ is bytes:
@@ -295,9 +321,23 @@ class Freezer:
 
 
 def thaw(entry: Any) -> Any:
-    """A port's plain data from ``Freezer``'s pickle (anything else as it is). The bytes are
-    only ever ``Freezer.opened``'s own ``pickle.dumps`` of the parser's dicts, never input."""
-    return pickle.loads(entry) if entry.__class__ is bytes else entry  # noqa: S301
+    """A port's plain data from ``Freezer``'s bytes (anything else as it is), its source
+    references as plain ``(file, line)`` tuples (which the model reads as ``SourceRef``). The
+    bytes are only ever ``Freezer.opened``'s own ``marshal.dumps`` of the parser's plain data,
+    never input."""
+    return marshal.loads(entry) if entry.__class__ is bytes else entry  # noqa: S302
+
+
+def _marshallable(value: Any) -> Any:
+    """Plain data with its ``SourceRef``s as plain tuples, which ``marshal`` takes."""
+    kind = value.__class__
+    if kind is dict:
+        return {key: _marshallable(item) for key, item in value.items()}
+    if kind is list:
+        return [_marshallable(item) for item in value]
+    if kind is SourceRef:
+        return tuple(value)
+    return value  # str, int, float, bool, None, and sets of them
 
 
 def validate_device(device: Obj, path: str,
@@ -317,6 +357,8 @@ def validate_device(device: Obj, path: str,
                 where = ("interfaces", name)
                 if prepare is not None:
                     iface = prepare(iface)
+                    if iface["name"] == name:
+                        iface["name"] = name  # the key's string, not a thawed copy
                 interfaces[name] = compactor.port(iface)
             references = device["references"]
             for index, reference in enumerate(references):

@@ -535,7 +535,7 @@ class _EosBuilder:
         self.raw = ""
         """The current line as written (for the raw line caches)."""
         self.freezer: Freezer | None = None
-        """Keeps the ports read so far pickled, in a very large file."""
+        """Keeps the ports read so far serialised, in a very large file."""
         self.shared_qos: dict[tuple[str | None, bool], QosSettings] = {}
 
     # -- helpers -------------------------------------------------------------------------
