@@ -1380,11 +1380,15 @@ class Topology(BaseModel):
         """The switches of two adjacent tiers joined by cables between those tiers: a pod
         (leaves and spines), a plane (spines and super-spines)."""
         roles = {name: node.role for name, node in self.nodes.items()}
+        get = roles.get
         ends = []
         for cable in self.cables:  # (one dict look-up per end: 50,000 cables, five calls)
             a, b = cable.a.device, cable.b.device
-            ra, rb = roles.get(a, "unknown"), roles.get(b, "unknown")
-            if (ra == lower and rb == upper) or (ra == upper and rb == lower):
+            ra = get(a, "unknown")
+            if ra == lower:
+                if get(b, "unknown") == upper:
+                    ends.append((a, b))
+            elif ra == upper and get(b, "unknown") == lower:
                 ends.append((a, b))
         find = components(ends)
         groups: dict[str, set[str]] = {}
@@ -1423,6 +1427,34 @@ class Topology(BaseModel):
             else:
                 up += cable.speed_mbps
         return down, up, unknown
+
+    def capacity_table(self) -> dict[str, tuple[int, int, int]]:
+        """``capacities`` of every node at once, in one pass over the cables (nodes without
+        such cables: (0, 0, 0)); for callers that want them all."""
+        nodes = self.nodes
+        down: dict[str, int] = dict.fromkeys(nodes, 0)
+        up = down.copy()
+        unknown = down.copy()
+        for cable in self.cables:
+            a, b = cable.a.device, cable.b.device
+            node_a, node_b = nodes.get(a), nodes.get(b)
+            if a == b or node_a is None or node_b is None:
+                continue  # (a cable to itself joins one tier to itself)
+            tier_a, tier_b = node_a.tier, node_b.tier
+            if tier_a is None or tier_b is None or tier_a == tier_b:
+                continue
+            speed = cable.speed_mbps
+            for near, far_node, below in ((a, node_b, tier_b < tier_a),
+                                          (b, node_a, tier_a < tier_b)):
+                if far_node.service:
+                    continue  # (service hosts, UFM or login, are not what the fabric serves)
+                if speed is None:
+                    unknown[near] += 1
+                elif below:
+                    down[near] += speed
+                else:
+                    up[near] += speed
+        return {name: (down[name], up[name], unknown[name]) for name in nodes}
 
 
 class ParseProblem(BaseModel):

@@ -30,8 +30,12 @@ from fablint.model import (
     TopologyNode,
 )
 from fablint.policy import Policy
+from fablint.trusted import Maker, replaced
 
 TIER: dict[str, int] = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
+_endpoint = Maker(Endpoint)
+_cable = Maker(Cable)
+_node = Maker(TopologyNode)
 _HOST_PORT = re.compile(
     r"^(?:eth\d|en[ops]\w*|ib\d|mlx\d|mlx5_\d|bond\d|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$|"
     r"(?:[0-9a-f]{2}[:-]){5}[0-9a-f]{2}$)", re.I,
@@ -47,7 +51,7 @@ _NAME_ROLE = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Claim:
     near: Endpoint
     far: Endpoint
@@ -115,6 +119,9 @@ class _Names:
     _lower: dict[str, str] = field(default_factory=dict)
     _short: dict[str, str] = field(default_factory=dict)
     _ports: dict[str, dict[str, str]] = field(default_factory=dict)
+    _seen: dict[str, str] = field(default_factory=dict)
+    """Answers of ``device`` and of ``port`` for unconfigured devices (``\0`` + port),
+    given again: a dump names 20,000 nodes 100,000 times, with a few dozen port names."""
 
     def __post_init__(self) -> None:
         for name in [*self.devices, *sorted(self.owners)]:
@@ -122,15 +129,21 @@ class _Names:
             self._short.setdefault(name.split(".")[0].lower(), name)
 
     def device(self, name: str) -> str:
-        lower = name.lower()
-        if lower in self._lower:
-            return self._lower[lower]
-        return self._short.get(lower.split(".")[0], name)
+        known = self._seen.get(name)
+        if known is None:
+            lower = name.lower()
+            known = self._seen[name] = self._lower[lower] if lower in self._lower else \
+                self._short.get(lower.split(".")[0], name)
+        return known
 
     def port(self, device: str, name: str) -> str:
         config = self.devices.get(device)
         if config is None:  # one spelling per port whichever end spoke first; NICs keep theirs
-            return name if _HOST_PORT.match(name) else canonical(name)
+            known = self._seen.get("\0" + name)
+            if known is None:
+                known = self._seen["\0" + name] = name if _HOST_PORT.match(name) else \
+                    canonical(name)
+            return known
         ports = self._ports.get(device)
         if ports is None:  # a SONiC port's alias (what its LLDP sends) names the same port;
             ports = {port_key(r.alias): n for n, r in config.items() if r.alias}
@@ -237,30 +250,42 @@ def ib_view(links: list[Link], names: dict[str, IbName]) -> IbView:
         view.chassis[title] = view.chassis.get(title, 0) + 1
     aggregation = {key for key, name in names.items()
                    if name.host and _squeeze(name.description) == AGGREGATION_NODE}
+    plans: dict[str, tuple[str, str | None, str | None] | None] = {}
 
-    def rename(end: Endpoint) -> Endpoint:
-        name = names.get(end.device)
-        if name is None:
-            return end
-        if end.device in chassis:
-            title, chip = chassis[end.device]
-            out = Endpoint.model_construct(device=title, interface=f"{chip}/{end.interface}")
+    def plan(key: str) -> tuple[str, str | None, str | None] | None:
+        """How the ends of node ``key`` are named: (device, NIC, chip); None: as they are."""
+        name = names[key]
+        if key in chassis:
+            title, chip = chassis[key]
+            out: tuple[str, str | None, str | None] | None = (title, None, chip)
         else:
             desc = (name.description or "").strip()
             mf0 = _MF0.match(desc) if not name.host else None
             hca = _IB_HCA.match(desc) if name.host else None
             if hca:
-                out = Endpoint.model_construct(device=hca.group("host"),
-                                               interface=hca.group("nic"))
+                out = (hca.group("host"), hca.group("nic"), None)
             elif mf0:
-                out = Endpoint.model_construct(device=mf0.group("name"),
-                                               interface=end.interface)
+                out = (mf0.group("name"), None, None)
             elif desc and counts[name.description or ""] == 1 and not _FACTORY.search(desc):
-                out = Endpoint.model_construct(device=desc, interface=end.interface)
+                out = (desc, None, None)
             else:
-                out = end
-        (view.hosts if name.host else view.switches).add(out.device)
+                out = None
+        (view.hosts if name.host else view.switches).add(out[0] if out else key)
         return out
+
+    def rename(end: Endpoint) -> Endpoint:
+        key = end.device
+        if key in plans:
+            how = plans[key]
+        elif key in names:
+            how = plans[key] = plan(key)
+        else:
+            return end
+        if how is None:
+            return end
+        device, nic, chip = how
+        return _endpoint({"device": device, "interface": nic if nic is not None else
+                          f"{chip}/{end.interface}" if chip is not None else end.interface})
 
     for link in links:
         an = link.a.device in aggregation, link.b.device in aggregation
@@ -271,7 +296,7 @@ def ib_view(links: list[Link], names: dict[str, IbName]) -> IbView:
                     link.a.device if an[0] else link.b.device)
             continue
         a, b = rename(link.a), rename(link.b)
-        renamed = link.model_copy(update={"a": a, "b": b})
+        renamed = replaced(link, {"a": a, "b": b})
         inside = link.a.device in chassis and link.b.device in chassis and a.device == b.device
         (view.internal if inside else view.links).append(renamed)
     return view
@@ -301,9 +326,11 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
     topo = Topology(management_links=dropped)
     for name in ports:
         topo.nodes[name] = TopologyNode(name=name, configured=True)
+    nodes = topo.nodes
     for claim in claims:
-        for end in (claim.near, claim.far):
-            topo.nodes.setdefault(end.device, TopologyNode(name=end.device))
+        for device in (claim.near.device, claim.far.device):
+            if device not in nodes:
+                nodes[device] = _node({"name": device})
     for owner in owners:
         topo.nodes[names.device(owner)].has_lldp = True
     for switch, nodes in view.aggregation.items():
@@ -340,9 +367,14 @@ def _without_management(links: list[Link], ports: dict[str, PortTable],
     extra = [re.compile(p, re.I) for p in policy.topology.management_ports]
     switches = set(ports) | {link.a.device for link in links
                              if link.origin == "lldp" and _SWITCH_PORT.match(link.a.interface)}
+    known: dict[str, bool] = {}  # (a dump's 100,000 ends have a few dozen port names)
 
     def management(port: str) -> bool:
-        return bool(_MANAGEMENT.match(port)) or any(p.search(port) for p in extra)
+        verdict = known.get(port)
+        if verdict is None:
+            verdict = known[port] = bool(_MANAGEMENT.match(port)) or any(
+                p.search(port) for p in extra)
+        return verdict
 
     kept = [link for link in links if not (
         management(link.a.interface) or management(link.b.interface)
@@ -423,11 +455,11 @@ def _claim(link: Link, names: _Names) -> _Claim:
     near_port, far_port = names.port(near_dev, link.a.interface), names.port(far_dev, far_port)
     a, b = link.a, link.b  # unchanged ends are kept (a dump's 100,000 ends are already right)
     return _Claim(
-        near=a if (a.device, a.interface) == (near_dev, near_port)
-        else Endpoint.model_construct(device=near_dev, interface=near_port),
-        far=b if (b.device, b.interface) == (far_dev, far_port)
-        else Endpoint.model_construct(device=far_dev, interface=far_port),
-        src=link.src, origin=link.origin, speed_mbps=link.speed_mbps,
+        a if a.device == near_dev and a.interface == near_port
+        else _endpoint({"device": near_dev, "interface": near_port}),
+        b if b.device == far_dev and b.interface == far_port
+        else _endpoint({"device": far_dev, "interface": far_port}),
+        link.src, link.origin, link.speed_mbps,
     )
 
 
@@ -443,14 +475,25 @@ def _port(ports: dict[str, PortTable], end: Endpoint) -> PortEnd | None:
 
 def _join(claims: list[_Claim], topo: Topology,
           ports: dict[str, PortTable]) -> tuple[list[Cable], list[CablingIssue]]:
+    keys: dict[str, str] = {}  # port_key of each port name (a dump has a few dozen)
+
+    def key(end: Endpoint) -> tuple[str, str]:
+        interface = end.interface
+        folded = keys.get(interface)
+        if folded is None:
+            folded = keys[interface] = port_key(interface)
+        return (end.device, folded)
+
     by_port: dict[tuple[str, str], list[_Claim]] = defaultdict(list)
-    for claim in claims:
-        by_port[_key(claim.near)].append(claim)
+    if any(claim.origin == "lldp" for claim in claims):  # (only LLDP claims are compared)
+        for claim in claims:
+            by_port[key(claim.near)].append(claim)
     cables: dict[frozenset[tuple[str, str]], Cable] = {}
     issues: list[CablingIssue] = []
     for claim in claims:
-        near, far = _key(claim.near), _key(claim.far)
-        if near[0] == far[0] and claim.origin == "lldp":
+        near, far = key(claim.near), key(claim.far)
+        origin = claim.origin
+        if near[0] == far[0] and origin == "lldp":
             # (IB dumps: a switch cabled to itself stays a cable; IB009 reports it in IB terms)
             issues.append(CablingIssue(
                 kind="self-loop", device=claim.near.device, interface=claim.near.interface,
@@ -458,25 +501,27 @@ def _join(claims: list[_Claim], topo: Topology,
                 f"{claim.far.interface}", src=claim.src,
             ))
             continue
-        key = frozenset((near, far))
-        cable = cables.get(key)
+        pair = frozenset((near, far))
+        cable = cables.get(pair)
         if cable is None:
-            a_port, b_port = _port(ports, claim.near), _port(ports, claim.far)
+            a_port = _port(ports, claim.near) if ports else None
+            b_port = _port(ports, claim.far) if ports else None
             speeds = [s for s in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
                                   claim.speed_mbps) if s]
-            cable = cables[key] = Cable.model_construct(  # (its parts are models already)
+            cable = cables[pair] = _cable({  # (its parts are models already)
                 # a dump of the subnet (IB) sees both ends of each link at once
-                confirmed=claim.origin not in ("lldp", "config"),
-                a=claim.near, b=claim.far, origin=claim.origin,
-                speed_mbps=min(speeds) if speeds else None, a_port=a_port, b_port=b_port,
-                sources=[])
-        elif _key(cable.a) == far:
+                "confirmed": origin not in ("lldp", "config"),
+                "a": claim.near, "b": claim.far, "origin": origin,
+                "speed_mbps": min(speeds) if speeds else None, "a_port": a_port,
+                "b_port": b_port, "sources": []})
+        elif key(cable.a) == far:
             cable.confirmed = True
         if claim.src is not None:
             cable.sources.append(claim.src)
-        issue = _disagreement(claim, by_port, topo)
-        if issue is not None:
-            issues.append(issue)
+        if origin == "lldp":
+            issue = _disagreement(claim, by_port, topo)
+            if issue is not None:
+                issues.append(issue)
     return list(cables.values()), issues
 
 
@@ -528,14 +573,20 @@ def _place(topo: Topology, claims: list[_Claim], policy: Policy,
     neighbours: dict[str, set[str]] = defaultdict(set)
     count: dict[str, int] = defaultdict(int)
     for cable in topo.cables:
-        if cable.a.device != cable.b.device:
-            neighbours[cable.a.device].add(cable.b.device)
-            neighbours[cable.b.device].add(cable.a.device)
-            count[cable.a.device] += 1
-            count[cable.b.device] += 1
+        a, b = cable.a.device, cable.b.device
+        if a != b:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+            count[a] += 1
+            count[b] += 1
     host_ports: dict[str, int] = defaultdict(int)
+    host_port: dict[str, bool] = {}  # (a dump's 50,000 claims name a few dozen ports)
     for claim in claims:
-        if _HOST_PORT.match(claim.far.interface):
+        port = claim.far.interface
+        hit = host_port.get(port)
+        if hit is None:
+            hit = host_port[port] = bool(_HOST_PORT.match(port))
+        if hit:
             host_ports[claim.far.device] += 1
     fixed: dict[str, str] = {}
     hosts: set[str] = set()
@@ -571,7 +622,7 @@ def _place(topo: Topology, claims: list[_Claim], policy: Policy,
             if by_name:
                 hit = bool(named) and attached <= named
             else:
-                hit = few and uplinks <= candidates - spines
+                hit = few and uplinks <= candidates and not uplinks & spines
             if hit:
                 spines.add(name)  # a spine that carries the fabric's UFM or login node
                 service |= attached
@@ -651,7 +702,8 @@ def bisection(topo: Topology) -> Bisection | None:
     leaves = [n for n in topo.nodes.values() if n.role == "leaf"]
     if len(leaves) < 2:
         return None
-    caps = {leaf.name: topo.capacities(leaf.name) for leaf in leaves}
+    table = topo.capacity_table()
+    caps = {leaf.name: table[leaf.name] for leaf in leaves}
     if any(unknown for _, _, unknown in caps.values()):
         return None
     host_total = sum(down for down, _, _ in caps.values())
@@ -660,14 +712,15 @@ def bisection(topo: Topology) -> Bisection | None:
     ideal = host_total // 2
     tiers = {n.role for n in topo.nodes.values() if n.tier}  # ("switch": not in the fabric)
     uniform = len(set(caps.values())) == 1
-    if tiers <= {"leaf", "spine"} and uniform and _full_mesh(topo):
+    adjacent = _adjacency(topo)
+    if tiers <= {"leaf", "spine"} and uniform and _full_mesh(topo, adjacent):
         up_total = sum(up for _, up, _ in caps.values())
         return Bisection(
             mbps=min(host_total, up_total) // 2, ideal_mbps=ideal, method="clos", exact=True,
             why="two-tier Clos with identical leaves, each cabled to every spine: half the "
             "leaves send through their uplinks, so the cut is min(host, uplink capacity) / 2",
         )
-    three = _three_tier(topo, caps)
+    three = _three_tier(topo, caps, table, adjacent)
     if three is not None:
         return Bisection(mbps=three, ideal_mbps=ideal, method="clos", exact=True,
                          why="three-tier fat tree with identical leaves and identical spines, "
@@ -677,7 +730,19 @@ def bisection(topo: Topology) -> Bisection | None:
     return _min_cut(topo, ideal)
 
 
-def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | None:
+def _adjacency(topo: Topology) -> dict[str, set[str]]:
+    """Node -> the nodes its cables reach (itself too, over a cable to itself)."""
+    adjacent: dict[str, set[str]] = defaultdict(set)
+    for cable in topo.cables:
+        a, b = cable.a.device, cable.b.device
+        adjacent[a].add(b)
+        adjacent[b].add(a)
+    return adjacent
+
+
+def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]],
+                table: dict[str, tuple[int, int, int]],
+                adjacent: dict[str, set[str]]) -> int | None:
     """min(host, leaf-up, spine-up capacity) / 2 for a symmetric three-tier fat tree, else None.
 
     Symmetric: identical leaves, identical spines, cables only between adjacent tiers; pods of
@@ -690,18 +755,20 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
     if set(roles.values()) - {"host"} != {"leaf", "spine", "super-spine"}:
         return None
     order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
-    if any(abs(order[roles[c.a.device]] - order[roles[c.b.device]]) != 1 for c in topo.cables
-           if roles.get(c.a.device) in order and roles.get(c.b.device) in order):
-        return None
+    level = {name: order[role] for name, role in roles.items() if role in order}
+    for cable in topo.cables:
+        a, b = level.get(cable.a.device), level.get(cable.b.device)
+        if a is not None and b is not None and abs(a - b) != 1:
+            return None
     if len(set(caps.values())) != 1:
         return None
     spines = [n for n, r in roles.items() if r == "spine"]
-    spine_caps = {topo.capacities(s) for s in spines}
+    spine_caps = {table[s] for s in spines}
     if len(spine_caps) != 1 or next(iter(spine_caps))[2]:
         return None
     planes = topo.tier_groups("spine", "super-spine")
-    if not (_complete(topo, topo.tier_groups("leaf", "spine"), "leaf", "spine")
-            and _complete(topo, planes, "spine", "super-spine")):
+    if not (_complete(topo, topo.tier_groups("leaf", "spine"), "leaf", "spine", adjacent)
+            and _complete(topo, planes, "spine", "super-spine", adjacent)):
         return None
     pod_of = {n: topo.nodes[n].pod for n in spines}
     shapes = {(sum(1 for n in g if roles.get(n) == "leaf"), sum(1 for n in g if roles.get(n)
@@ -717,31 +784,29 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]]) -> int | 
             return None
     host = sum(d for d, _, _ in caps.values())
     leaf_up = sum(u for _, u, _ in caps.values())
-    spine_up = sum(topo.capacities(s)[1] for s in spines)
+    spine_up = sum(table[s][1] for s in spines)
     return min(host, leaf_up, spine_up) // 2
 
 
-def _complete(topo: Topology, groups: list[set[str]], lower: str, upper: str) -> bool:
+def _complete(topo: Topology, groups: list[set[str]], lower: str, upper: str,
+              adjacent: dict[str, set[str]]) -> bool:
     """Every ``lower`` switch of each group is cabled to every ``upper`` one of its group."""
     for group in groups:
         uppers = {n for n in group if topo.role(n) == upper}
         for name in group:
             if topo.role(name) != lower:
                 continue
-            reached = {c.b.device if c.a.device == name else c.a.device
-                       for c in topo.cables_of(name)}
-            if not uppers <= reached:
+            if not uppers <= adjacent.get(name, set()):
                 return False
     return True
 
 
-def _full_mesh(topo: Topology) -> bool:
+def _full_mesh(topo: Topology, adjacent: dict[str, set[str]]) -> bool:
     spines = {n.name for n in topo.nodes.values() if n.role == "spine"}
     if not spines:
         return False
     for leaf in (n.name for n in topo.nodes.values() if n.role == "leaf"):
-        reached = {c.b.device if c.a.device == leaf else c.a.device for c in topo.cables_of(leaf)}
-        if not spines <= reached:
+        if not spines <= adjacent.get(leaf, set()):
             return False
     return True
 

@@ -148,10 +148,11 @@ class LeafOversubscription(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         limit = ctx.policy.topology.max_leaf_oversubscription
+        caps = topo.capacity_table()
         for node in topo.nodes.values():
             if node.role != "leaf":
                 continue
-            down, up, unknown = topo.capacities(node.name)
+            down, up, unknown = caps[node.name]
             if unknown or not down or not up:
                 continue
             ratio = down / up
@@ -205,15 +206,16 @@ class TierOversubscription(TopologyRule):
     settings = ("topology.max_tier_oversubscription",)
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        caps = topo.capacity_table()
         for fabric in _fabrics(topo):
             yield from self._tiers(topo, fabric, ctx.policy.topology.max_tier_oversubscription,
-                                   ctx.policy.topology.max_leaf_oversubscription)
+                                   ctx.policy.topology.max_leaf_oversubscription, caps)
 
     def _tiers(self, topo: Topology, fabric: set[str], limit: float,
-               leaf_limit: float) -> Iterable[Finding]:
+               leaf_limit: float, caps: dict[str, tuple[int, int, int]]) -> Iterable[Finding]:
         for role in ("leaf", "spine"):
             members = sorted(n for n in fabric if topo.role(n) == role)
-            totals = [topo.capacities(name) for name in members]
+            totals = [caps[name] for name in members]
             if not members or any(unknown for _, _, unknown in totals):
                 continue
             if role == "leaf" and len(members) < 2:

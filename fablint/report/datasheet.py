@@ -253,8 +253,8 @@ def build(topo: Topology | None, fabric: Fabric, digests: dict[str, Any],
             lossless=_lossless(devices, policy, kind.kind),
         )
     roles = {name: node.role for name, node in topo.nodes.items()}
-    caps = {name: topo.capacities(name) for name, role in roles.items()
-            if role in ("leaf", "spine")}
+    table = topo.capacity_table()
+    caps = {name: table[name] for name, role in roles.items() if role in ("leaf", "spine")}
     counts, host_caps = _counts(topo)
     over = _oversubscription(topo, caps)
     bis = _bisection(topo, counts.hosts)

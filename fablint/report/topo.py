@@ -27,10 +27,11 @@ def _gbps(mbps: int) -> str:
 def leaf_table(topo: Topology) -> list[dict[str, Any]]:
     """Per leaf: host-facing and uplink capacity and their ratio (None when unknown)."""
     rows = []
+    caps = topo.capacity_table()
     for node in sorted(topo.nodes.values(), key=lambda n: n.name):
         if node.role != "leaf":
             continue
-        down, up, unknown = topo.capacities(node.name)
+        down, up, unknown = caps[node.name]
         ratio = round(down / up, 2) if up and not unknown else None
         rows.append({"leaf": node.name, "host_mbps": down, "uplink_mbps": up,
                      "unknown_speed_cables": unknown, "oversubscription": ratio})

@@ -1,0 +1,103 @@
+"""The fast paths of the topology: objects built without validation equal validated ones, and
+the one-pass capacity table equals the per-node ``capacities``."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fablint.model import Cable, Endpoint, Link, SourceRef, TopologyNode
+from fablint.profiles import load_policy
+from fablint.topology import build_topology
+from fablint.trusted import Maker, replaced
+from tests.conftest import REPO
+from tests.test_ib_construct import _same
+
+
+def _bench(name: str) -> Any:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_maker_builds_what_validation_builds() -> None:
+    a = Endpoint(device="leaf1", interface="Ethernet1/1")
+    b = Endpoint(device="gpu01", interface="mlx5_0")
+    for cls, values in (
+        (Endpoint, {"device": "x", "interface": "1"}),
+        (TopologyNode, {"name": "leaf1"}),
+        (Cable, {"a": a, "b": b, "origin": "lldp", "confirmed": True, "sources": [],
+                 "speed_mbps": None, "a_port": None, "b_port": None}),
+        (Link, {"a": a, "b": b, "src": SourceRef("f", 3), "origin": "ibnetdiscover",
+                "width": 4, "a_speed": "NDR", "b_speed": None, "speed_mbps": 400_000}),
+    ):
+        _same(Maker(cls)(dict(values)), cls.model_validate(dict(values)), cls.__name__)
+
+
+def test_maker_refuses_a_missing_required_field() -> None:
+    with pytest.raises(ValueError, match="interface"):
+        Maker(Endpoint)({"device": "x"})
+
+
+def test_replaced_is_model_copy() -> None:
+    link = Link(a=Endpoint(device="a", interface="1"), b=Endpoint(device="b", interface="2"),
+                src=SourceRef("f", 1), origin="ibnetdiscover", width=4)
+    update = {"a": Endpoint(device="gpu01", interface="mlx5_0"), "b": link.b}
+    _same(replaced(link, update), link.model_copy(update=update), "link")
+
+
+CASES = {
+    "two-tier": {},
+    "three-tier-pods": {"pods": 4, "leaves": 4, "spines": 4, "hosts": 8, "uplinks": 2,
+                        "super_spines": 8, "spine_uplinks": 2, "aggregation_nodes": True,
+                        "management_hosts": 1},
+    "rail-one-spine": {"leaves": 8, "spines": 1, "hosts": 32, "uplinks": 1, "rails": 8,
+                       "aggregation_nodes": True, "management_hosts": 1},
+    "director": {"leaves": 4, "hosts": 16, "uplinks": 16, "director": True},
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_capacity_table_is_capacities_of_every_node(case: str, tmp_path: Path) -> None:
+    from fablint.ingest import parse_file
+    from fablint.topology import ib_names
+
+    gen = _bench("gen_ib")
+    text, _truth = gen.fabric(gen.FabricSpec(**CASES[case]))
+    path = tmp_path / "fabric.topo"
+    path.write_text(text, encoding="utf-8")
+    outcome = parse_file(str(path), True)
+    topo = build_topology(outcome.links, {}, load_policy(), None, ib_names(outcome.ib_nodes))
+    table = topo.capacity_table()
+    assert list(table) == list(topo.nodes)
+    assert table == {name: topo.capacities(name) for name in topo.nodes}
+    assert any(up for _, up, _ in table.values())  # (not vacuous: capacities were counted)
+
+
+def test_capacity_table_on_ethernet_with_unknown_speeds(tmp_path: Path) -> None:
+    """LLDP, SONiC and EOS with one leaf's and one spine's configuration missing: cables of
+    unknown speed beside known ones, and a management switch."""
+    eth = _bench("gen_ethernet")
+    files, _truth = eth.fabric(eth.EthSpec(4, 2, 8, 1))
+    eth.write({name: text for name, text in files.items()
+               if name not in ("spine01.cfg", "leaf01/config_db.json")}, tmp_path)
+    from fablint.config import ProjectConfig
+    from fablint.engine import LintOptions, lint
+
+    result = lint(LintOptions(paths=[str(tmp_path)], config=ProjectConfig(),
+                              policy=load_policy(), select=["topology"], topology=True))
+    topo = result.fabric.topology
+    assert topo is not None
+    table = topo.capacity_table()
+    assert table == {name: topo.capacities(name) for name in topo.nodes}
+    assert any(unknown for _, _, unknown in table.values())
+    assert any(down for down, _, _ in table.values())
