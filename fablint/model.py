@@ -1343,9 +1343,13 @@ def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
+        up = parent.get(x)
+        if up is None:
+            parent[x] = x
+            return x
+        while up != x:  # (path halving)
+            parent[x] = x = parent[up]
+            up = parent[x]
         return x
 
     for a, b in pairs:
@@ -1363,6 +1367,8 @@ class Topology(BaseModel):
     cables: list[Cable] = Field(default_factory=list)
     _index: dict[str, list[Cable]] | None = PrivateAttr(default=None)
     _indexed: int = PrivateAttr(default=-1)
+    _views: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _views_of: list[Any] | None = PrivateAttr(default=None)
     issues: list[CablingIssue] = Field(default_factory=list)
     bisection: Bisection | None = None
     internal: list[Cable] = Field(default_factory=list)
@@ -1376,9 +1382,26 @@ class Topology(BaseModel):
         node = self.nodes.get(name)
         return node.role if node else "unknown"
 
+    def _view(self, what: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, again only when the cables or a node's role, tier or service
+        changed since: a view of the whole fabric that the bisection, several rules and the
+        reports each ask for (one pass over 50,000 cables each time; this check is one pass
+        over the nodes)."""
+        state = [id(self.cables), len(self.cables),
+                 *[(name, n.role, n.tier, n.service) for name, n in self.nodes.items()]]
+        if state != self._views_of:
+            self._views, self._views_of = {}, state
+        if what not in self._views:
+            self._views[what] = compute()
+        return self._views[what]
+
     def tier_groups(self, lower: Role, upper: Role) -> list[set[str]]:
         """The switches of two adjacent tiers joined by cables between those tiers: a pod
         (leaves and spines), a plane (spines and super-spines)."""
+        groups = self._view(f"groups {lower} {upper}", lambda: self._tier_groups(lower, upper))
+        return [set(group) for group in groups]
+
+    def _tier_groups(self, lower: Role, upper: Role) -> list[set[str]]:
         roles = {name: node.role for name, node in self.nodes.items()}
         get = roles.get
         ends = []
@@ -1431,29 +1454,38 @@ class Topology(BaseModel):
     def capacity_table(self) -> dict[str, tuple[int, int, int]]:
         """``capacities`` of every node at once, in one pass over the cables (nodes without
         such cables: (0, 0, 0)); for callers that want them all."""
+        return dict(self._view("capacities", self._capacity_table))
+
+    def _capacity_table(self) -> dict[str, tuple[int, int, int]]:
         nodes = self.nodes
+        get = nodes.get
         down: dict[str, int] = dict.fromkeys(nodes, 0)
         up = down.copy()
         unknown = down.copy()
         for cable in self.cables:
             a, b = cable.a.device, cable.b.device
-            node_a, node_b = nodes.get(a), nodes.get(b)
+            node_a, node_b = get(a), get(b)
             if a == b or node_a is None or node_b is None:
                 continue  # (a cable to itself joins one tier to itself)
             tier_a, tier_b = node_a.tier, node_b.tier
             if tier_a is None or tier_b is None or tier_a == tier_b:
                 continue
             speed = cable.speed_mbps
-            for near, far_node, below in ((a, node_b, tier_b < tier_a),
-                                          (b, node_a, tier_a < tier_b)):
-                if far_node.service:
-                    continue  # (service hosts, UFM or login, are not what the fabric serves)
+            # (service hosts, UFM or login, are not what the fabric serves)
+            if not node_b.service:
                 if speed is None:
-                    unknown[near] += 1
-                elif below:
-                    down[near] += speed
+                    unknown[a] += 1
+                elif tier_b < tier_a:
+                    down[a] += speed
                 else:
-                    up[near] += speed
+                    up[a] += speed
+            if not node_a.service:
+                if speed is None:
+                    unknown[b] += 1
+                elif tier_a < tier_b:
+                    down[b] += speed
+                else:
+                    up[b] += speed
         return {name: (down[name], up[name], unknown[name]) for name in nodes}
 
 

@@ -70,6 +70,15 @@ class Context:
         value = self._memo[key] = compute()
         return value
 
+    def once(self, what: str, of: object, compute: Callable[[], T]) -> T:
+        """``compute()`` once per run for ``what`` of the object ``of``: a view of the
+        topology several rules read (its separate fabrics, every node's capacities)."""
+        key = (what, id(of))
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        value = self._memo[key] = compute()
+        return value
+
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.policy.ports.include]
         self._exclude = [re.compile(p) for p in self.policy.ports.exclude]

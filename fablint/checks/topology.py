@@ -92,14 +92,18 @@ def _other(cable: Cable, name: str) -> str:
     return cable.b.device if cable.a.device == name else cable.a.device
 
 
-def _fabrics(topo: Topology) -> list[set[str]]:
+def _fabrics(topo: Topology, ctx: Context) -> list[set[str]]:
     """Nodes joined by cables: one set per separate fabric in the inputs (a run may mix
     several, such as a front-end and a back-end network, which are judged apart)."""
-    find = components((c.a.device, c.b.device) for c in topo.cables)
-    groups: dict[str, set[str]] = defaultdict(set)
-    for name in topo.nodes:
-        groups[find(name)].add(name)
-    return list(groups.values())
+
+    def compute() -> list[set[str]]:
+        find = components((c.a.device, c.b.device) for c in topo.cables)
+        groups: dict[str, set[str]] = defaultdict(set)
+        for name in topo.nodes:
+            groups[find(name)].add(name)
+        return list(groups.values())
+
+    return ctx.once("fabrics", topo, compute)
 
 
 def _groups(nics: dict[str, list[tuple[int, str, Cable]]]
@@ -207,7 +211,7 @@ class TierOversubscription(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         caps = topo.capacity_table()
-        for fabric in _fabrics(topo):
+        for fabric in _fabrics(topo, ctx):
             yield from self._tiers(topo, fabric, ctx.policy.topology.max_tier_oversubscription,
                                    ctx.policy.topology.max_leaf_oversubscription, caps)
 
@@ -265,12 +269,16 @@ class RailAlignment(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         nics: dict[str, list[tuple[int, str, Cable]]] = defaultdict(list)
+        roles = {name: node.role for name, node in topo.nodes.items()}
         for cable in topo.cables:
-            for host_end, leaf_end in ((cable.a, cable.b), (cable.b, cable.a)):
-                if topo.role(host_end.device) == "host" and topo.role(leaf_end.device) == "leaf":
-                    index = _nic_index(host_end.interface)
-                    if index is not None and not topo.nodes[host_end.device].service:
-                        nics[host_end.device].append((index, leaf_end.device, cable))
+            a, b = cable.a, cable.b
+            role_a, role_b = roles.get(a.device, "unknown"), roles.get(b.device, "unknown")
+            for host_end, leaf_end in (((a, b),) if role_a == "host" and role_b == "leaf"
+                                       else ()) + (((b, a),) if role_b == "host"
+                                                   and role_a == "leaf" else ()):
+                index = _nic_index(host_end.interface)
+                if index is not None and not topo.nodes[host_end.device].service:
+                    nics[host_end.device].append((index, leaf_end.device, cable))
         multi = {h: v for h, v in nics.items() if len(v) > 1}
         mode = ctx.policy.topology.rail_optimised
         # Each group of servers that shares leaves (a fabric, or a scalable unit with its own
@@ -343,14 +351,15 @@ class ClosMesh(TopologyRule):
     category = "topology"
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        roles = {name: node.role for name, node in topo.nodes.items()}
         for lower, upper in (("leaf", "spine"), ("spine", "super-spine")):
             for group in topo.tier_groups(lower, upper):
-                yield from self._mesh(topo, group, lower, upper)
+                yield from self._mesh(topo, group, lower, upper, roles)
 
     def _mesh(self, topo: Topology, group: set[str], lower: str,
-              upper: str) -> Iterable[Finding]:
-        uppers = sorted(n for n in group if topo.role(n) == upper)
-        lowers = sorted(n for n in group if topo.role(n) == lower)
+              upper: str, roles: dict[str, str]) -> Iterable[Finding]:
+        uppers = sorted(n for n in group if roles.get(n) == upper)
+        lowers = sorted(n for n in group if roles.get(n) == lower)
         if not uppers or len(lowers) < 2:
             return
         where = "pod" if lower == "leaf" else "plane"
@@ -359,8 +368,8 @@ class ClosMesh(TopologyRule):
         for name in lowers:
             per_upper: dict[str, list[Cable]] = defaultdict(list)
             for cable in topo.cables_of(name):
-                other = _other(cable, name)
-                if other in group and topo.role(other) == upper:
+                other = cable.b.device if cable.a.device == name else cable.a.device
+                if other in group and roles.get(other) == upper:
                     per_upper[other].append(cable)
             cables_to[name] = per_upper
             # an IB cable's speed is what it trained at: IB001/IB002 judge that per link
@@ -558,7 +567,7 @@ class SingleHomed(TopologyRule):
         for cable in topo.cables:
             uplinks[cable.a.device].add(cable.b.device)
             uplinks[cable.b.device].add(cable.a.device)
-        for fabric in _fabrics(topo):
+        for fabric in _fabrics(topo, ctx):
             yield from self._homing(topo, fabric, uplinks)
 
     def _homing(self, topo: Topology, fabric: set[str],
@@ -578,7 +587,8 @@ class SingleHomed(TopologyRule):
                               f"{name} reaches only {next(iter(up))} of the {len(spines)} "
                               f"spines of its pod")
         # Service hosts (UFM, login: one HCA by design) are not servers to spread.
-        hosts = sorted(n for n in fabric if topo.role(n) == "host" and not topo.nodes[n].service)
+        nodes = topo.nodes
+        hosts = sorted(n for n in fabric if nodes[n].role == "host" and not nodes[n].service)
         leaves_of = {h: {x for x in uplinks[h] if topo.role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):

@@ -33,6 +33,16 @@ _NODES = TypeAdapter(list[IbNode])
 _LINKS = TypeAdapter(list[Link])
 
 
+_PORT_NAMES = [str(n) for n in range(MAX_PORT + 1)]
+_new_tuple = tuple.__new__
+"""``SourceRef(file, line)`` without the Python-level ``__new__`` of a NamedTuple."""
+
+
+def _port_name(number: int) -> str:
+    """``str(number)`` of a port number, the 255 usual ones made once."""
+    return _PORT_NAMES[number] if 0 <= number <= MAX_PORT else str(number)
+
+
 MAX_LINE = 1024
 """Longest line an InfiniBand dump parser reads (real ones stay under 300 characters)."""
 
@@ -71,9 +81,10 @@ class IbDumpBuilder:
 
     def ref(self, line: int) -> SourceRef:
         """The place of ``line``; lines come in order, so the last one is kept and shared."""
-        if self._ref.line != line:
-            self._ref = SourceRef(self.path, line)
-        return self._ref
+        ref = self._ref
+        if ref[1] != line:
+            ref = self._ref = _new_tuple(SourceRef, (self.path, line))
+        return ref
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(ParseProblem(file=self.path, line=line, message=message))
@@ -163,14 +174,16 @@ class IbDumpBuilder:
         peer's side too). The first sighting of a cable makes its link."""
         old = port.get("peer")
         if old is None:
-            port["peer"] = {"device": peer_node["key"], "interface": str(peer_port["number"])}
-        elif old["device"] != peer_node["key"] or old["interface"] != str(peer_port["number"]):
+            port["peer"] = {"device": peer_node["key"],
+                            "interface": _port_name(peer_port["number"])}
+        elif old["device"] != peer_node["key"] or \
+                old["interface"] != _port_name(peer_port["number"]):
             self.problem(port["src"].line, f"port {port['number']} of {_name(node)} is listed "
                          f"with two different peers")
             return
         back = peer_port.get("peer")
         if back is None:
-            peer_port["peer"] = {"device": node["key"], "interface": str(port["number"])}
+            peer_port["peer"] = {"device": node["key"], "interface": _port_name(port["number"])}
         if old is None or back is None:
             self.cables.append((node, port, peer_node, peer_port))
 
@@ -220,19 +233,36 @@ _LINK = Maker(Link)
 _ENDPOINT = Maker(Endpoint)
 
 
+def _endpoint(peer: Obj) -> Endpoint:
+    """``Maker(Endpoint)`` of a peer dict, which is made the object's own ``__dict__`` (it
+    holds exactly the fields, in order: ``connect`` makes it)."""
+    if tuple(peer) != ("device", "interface"):
+        return _ENDPOINT(peer)
+    end = _new(Endpoint)
+    _set(end, "__dict__", peer)
+    _set(end, "__pydantic_fields_set__", {"device", "interface"})
+    _set(end, "__pydantic_extra__", None)
+    _set(end, "__pydantic_private__", None)
+    return end
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
 def construct(dump: IbDumpBuilder) -> tuple[list[Link], list[IbNode]]:
     """The models of a dump, built without validation (``fablint.trusted``: validating 100,000
     ports and 50,000 links one by one cost 0.8 s of a 2,000-switch dump's parse). The
     builder's dicts become models in place, so that a cable's ``Endpoint`` is one (frozen)
     object for the port's ``peer`` and the link's end."""
-    make_port, make_end = _PORT, _ENDPOINT
+    make_port = _PORT
     nodes: list[IbNode] = []
     for node in dump.nodes.values():
         ports = node["ports"]
         for number, port in ports.items():
             peer = port.get("peer")
             if peer is not None:
-                port["peer"] = make_end(peer)
+                port["peer"] = _endpoint(peer)
             ports[number] = make_port(port)
         nodes.append(_NODE(node))
     return [_LINK(link) for link in dump.links()], nodes

@@ -270,15 +270,18 @@ class _TopologyReader:
         ports[number] = port
         if guid_text:
             _put(port, "guid", _hex(guid_text, lineno, dump))
-        _put(port, "label", label)
-        width = speed = None
+        if label is not None:
+            port["label"] = label
         if link:
             try:
                 width, speed = _link(link)
             except ValueError as exc:
                 dump.problem(lineno, str(exc))
-        _put(port, "width", width)
-        _put(port, "speed", speed)
+            else:
+                if width is not None:
+                    port["width"] = width
+                if speed is not None:
+                    port["speed"] = speed
         if node["type"] != "switch":
             _put(port, "lid", _lid(dump, own_lid, lineno, "LID", MAX_LID))
             _put(port, "lmc", _lid(dump, own_lmc, lineno, "LMC", MAX_LMC))
@@ -296,14 +299,22 @@ class _TopologyReader:
         dump, a hand-written topology) becomes a node from what the lines say about it."""
         dump = self.dump
         nodes = dump.nodes
+        stubs = dump.stubs
+        # GUIDs that several records claim (``key#2`` ...): only their references need
+        # ``_record_for``; records are all read, and a stub made below never takes a ``#``
+        claimed = {key.partition("#")[0] for key in nodes if "#" in key}
+        keys: dict[int, str] = {}
         for (node, port, letter, peer_guid, peer_number, peer_port_guid, peer_label, quoted,
              bare, peer_lid, lineno) in self.pending:
-            key = _record_for(nodes, f"0x{peer_guid:016x}", peer_number, node["key"],
-                              port["number"])
+            key = keys.get(peer_guid)
+            if key is None:
+                key = keys[peer_guid] = f"0x{peer_guid:016x}"
+            if key in claimed:
+                key = _record_for(nodes, key, peer_number, node["key"], port["number"])
             peer = nodes.get(key)
             peer_type = _TYPES[letter]
-            ref = dump.ref(lineno)
-            if peer is None or key in dump.stubs:
+            ref = port["src"]  # (the place of this line: the port was made from it)
+            if peer is None or key in stubs:
                 peer = dump.ensure(key, peer_type, lineno)
                 _weak(peer, "guid", peer_guid, ref)
                 _weak(peer, "description", _desc(quoted, bare), ref)
@@ -314,7 +325,8 @@ class _TopologyReader:
                 _weak(peer_port, "speed", port.get("speed"), ref)
                 if peer_port_guid:
                     _weak(peer_port, "guid", _hex(peer_port_guid, lineno, dump), ref)
-            _weak(peer_port, "label", peer_label, ref)
+            if peer_label is not None:
+                _weak(peer_port, "label", peer_label, ref)
             holder = peer if peer_type == "switch" else peer_port  # a switch's LID is its own
             if peer_lid is not None and holder.get("lid") is None:
                 _weak(holder, "lid", _lid(dump, peer_lid, lineno, "peer LID", MAX_LID), ref)
