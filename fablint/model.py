@@ -1419,6 +1419,25 @@ class Topology(BaseModel):
             groups.setdefault(find(a), set()).update((a, b))
         return list(groups.values())
 
+    def adjacency(self) -> dict[str, set[str]]:
+        """Node -> the nodes its cables reach (itself too, over a cable to itself). Shared
+        between callers (a view, see ``_view``): read it, never change it."""
+        return self._view("adjacency", self._adjacency)  # type: ignore[no-any-return]
+
+    def _adjacency(self) -> dict[str, set[str]]:
+        adjacent: dict[str, set[str]] = {}
+        for cable in self.cables:
+            a, b = cable.a.device, cable.b.device
+            if a in adjacent:
+                adjacent[a].add(b)
+            else:
+                adjacent[a] = {b}
+            if b in adjacent:
+                adjacent[b].add(a)
+            else:
+                adjacent[b] = {a}
+        return adjacent
+
     def cables_of(self, name: str) -> list[Cable]:
         """The cables of one node (indexed on first use; the topology is built once)."""
         index = self._index

@@ -378,8 +378,8 @@ def _without_management(links: list[Link], ports: dict[str, PortTable],
 
     kept = [link for link in links if not (
         management(link.a.interface) or management(link.b.interface)
-        or (link.a.interface.lower() == "eth0" and link.a.device in switches)
-        or (link.b.interface.lower() == "eth0" and link.b.device in switches))]
+        or (link.a.device in switches and link.a.interface.lower() == "eth0")
+        or (link.b.device in switches and link.b.interface.lower() == "eth0"))]
     return kept, len(links) - len(kept)
 
 
@@ -449,7 +449,7 @@ def _claim(link: Link, names: _Names) -> _Claim:
     near_dev = names.device(link.a.device)
     far_dev = names.device(link.b.device)
     far_port = link.b.interface
-    if _MAC.match(far_port) and link.remote_description:
+    if link.remote_description and _MAC.match(far_port):
         far_port = link.remote_description  # hosts answer with a MAC; the NIC name is in the
         # port description (eth3, mlx5_3), which is what rail checks need
     near_port, far_port = names.port(near_dev, link.a.interface), names.port(far_dev, far_port)
@@ -712,7 +712,7 @@ def bisection(topo: Topology) -> Bisection | None:
     ideal = host_total // 2
     tiers = {n.role for n in topo.nodes.values() if n.tier}  # ("switch": not in the fabric)
     uniform = len(set(caps.values())) == 1
-    adjacent = _adjacency(topo)
+    adjacent = topo.adjacency()
     if tiers <= {"leaf", "spine"} and uniform and _full_mesh(topo, adjacent):
         up_total = sum(up for _, up, _ in caps.values())
         return Bisection(
@@ -728,16 +728,6 @@ def bisection(topo: Topology) -> Bisection | None:
                          "every super-spine of its plane: the cut is the thinnest tier, "
                          "min(host, leaf uplink, spine uplink capacity) / 2")
     return _min_cut(topo, ideal)
-
-
-def _adjacency(topo: Topology) -> dict[str, set[str]]:
-    """Node -> the nodes its cables reach (itself too, over a cable to itself)."""
-    adjacent: dict[str, set[str]] = defaultdict(set)
-    for cable in topo.cables:
-        a, b = cable.a.device, cable.b.device
-        adjacent[a].add(b)
-        adjacent[b].add(a)
-    return adjacent
 
 
 def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]],

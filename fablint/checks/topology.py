@@ -217,8 +217,9 @@ class TierOversubscription(TopologyRule):
 
     def _tiers(self, topo: Topology, fabric: set[str], limit: float,
                leaf_limit: float, caps: dict[str, tuple[int, int, int]]) -> Iterable[Finding]:
+        nodes = topo.nodes
         for role in ("leaf", "spine"):
-            members = sorted(n for n in fabric if topo.role(n) == role)
+            members = sorted(n for n in fabric if nodes[n].role == role)
             totals = [caps[name] for name in members]
             if not members or any(unknown for _, _, unknown in totals):
                 continue
@@ -563,25 +564,21 @@ class SingleHomed(TopologyRule):
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         # Who each node is cabled to, built once: per fabric it made the rule quadratic in
         # the number of fabrics (1,024 separate SONiC ToRs: 80 s).
-        uplinks: dict[str, set[str]] = defaultdict(set)
-        for cable in topo.cables:
-            uplinks[cable.a.device].add(cable.b.device)
-            uplinks[cable.b.device].add(cable.a.device)
+        uplinks = topo.adjacency()
         for fabric in _fabrics(topo, ctx):
             yield from self._homing(topo, fabric, uplinks)
 
     def _homing(self, topo: Topology, fabric: set[str],
                 uplinks: dict[str, set[str]]) -> Iterable[Finding]:
+        nodes = topo.nodes
         pod_spines: dict[int | None, set[str]] = defaultdict(set)
         for name in fabric:
-            if topo.nodes[name].role == "spine":
-                pod_spines[topo.nodes[name].pod].add(name)
-        for name in sorted(fabric):
-            node = topo.nodes[name]
-            if node.role != "leaf":
-                continue
+            if nodes[name].role == "spine":
+                pod_spines[nodes[name].pod].add(name)
+        for name in sorted(n for n in fabric if nodes[n].role == "leaf"):
+            node = nodes[name]
             spines = pod_spines[node.pod]  # the spines of its own pod
-            up = uplinks[name] & spines
+            up = uplinks.get(name, set()) & spines
             if len(spines) > 1 and len(up) == 1:
                 yield self.at(topo, name, name, None,
                               f"{name} reaches only {next(iter(up))} of the {len(spines)} "
@@ -589,7 +586,7 @@ class SingleHomed(TopologyRule):
         # Service hosts (UFM, login: one HCA by design) are not servers to spread.
         nodes = topo.nodes
         hosts = sorted(n for n in fabric if nodes[n].role == "host" and not nodes[n].service)
-        leaves_of = {h: {x for x in uplinks[h] if topo.role(x) == "leaf"} for h in hosts}
+        leaves_of = {h: {x for x in uplinks.get(h, ()) if topo.role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):
             for host, leaves in sorted(leaves_of.items()):
