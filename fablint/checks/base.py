@@ -9,7 +9,7 @@ policy only; vendor syntax stays in parsers and fix renderers.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -54,6 +54,12 @@ class Context:
         default_factory=dict, init=False
     )
     _memo: dict[tuple[object, ...], object] = field(default_factory=dict, init=False)
+
+    def shared(self, key: Hashable, value: T) -> T:
+        """One object for a derived value that many ports have alike: the first ``value``
+        given for ``key`` (a chassis of 100,000 ports, each with its own QoS settings, would
+        otherwise keep a copy per port). Callers must not change it."""
+        return self._memo.setdefault(("shared", key), value)  # type: ignore[return-value]
 
     def per_qos(self, what: str, device: Device, iface: Interface,
                 compute: Callable[[], T]) -> T:

@@ -26,7 +26,7 @@ def _lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int
     queues: dict[int, list[int]] = {}
     for prio in sorted(priorities):
         queues.setdefault(device.queue_for_priority(prio, iface), []).append(prio)
-    return queues
+    return ctx.shared(("lossless_queues", *((q, *p) for q, p in queues.items())), queues)
 
 
 def _unmarked(device: Device, iface: Interface, ctx: Context

@@ -86,7 +86,11 @@ def _unwatched(iface: Interface) -> tuple[set[int], set[int]] | None:
     uncovered = set() if wd.priorities is None else active - wd.priorities
     if wd.enabled and not uncovered:
         return None
-    return active, uncovered
+    # one pair of sets for the ports that pause alike (not read-write: sorted, listed)
+    return _UNWATCHED.setdefault((frozenset(active), frozenset(uncovered)), (active, uncovered))
+
+
+_UNWATCHED: dict[tuple[frozenset[int], frozenset[int]], tuple[set[int], set[int]]] = {}
 
 
 _TIMERS = (("timeout_ms", "detection time", "detection_ms"),
