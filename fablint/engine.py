@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, overload
 from fablint.checks import REGISTRY, Context, Rule
 from fablint.checks.base import DeviceSummary, FabricRule, fold_consequences
 from fablint.config import FailOn, ProjectConfig
+from fablint.filelines import FileLines
 from fablint.findings import CATEGORIES, Finding, Severity, fingerprint_of
 from fablint.fixes import attach_fixes
 from fablint.ingest import (
@@ -202,13 +203,26 @@ class _LineCache:
     def __call__(self, path: str) -> Sequence[str]:
         lines = self._lines.get(path)
         if lines is None:
-            try:
-                text = read_text(Path(path))
-            except InputError:
-                text = ""
-            lines = self._lines[path] = (text.split("\n") if len(text) <= LINE_CHUNK
-                                         else _TextLines(text))
+            lines = _large_file_lines(path)
+            if lines is None:
+                try:
+                    text = read_text(Path(path))
+                except InputError:
+                    text = ""
+                lines = (text.split("\n") if len(text) <= LINE_CHUNK else _TextLines(text))
+            self._lines[path] = lines
         return lines
+
+
+def _large_file_lines(path: str) -> Sequence[str] | None:
+    """The lines of a file over ``LINE_CHUNK`` bytes read from the file as asked for
+    (``FileLines``: not its whole text again beside the model), where it can be."""
+    try:
+        if Path(path).stat().st_size <= LINE_CHUNK:
+            return None
+    except OSError:
+        return None
+    return FileLines.scan(path)
 
 
 class _TextLines(Sequence[str]):

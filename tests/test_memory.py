@@ -307,3 +307,39 @@ def test_frozen_ports_read_as_the_plain_ones(monkeypatch: pytest.MonkeyPatch) ->
     for batch in (1, 2, 3):
         monkeypatch.setattr(build, "FREEZE_BATCH", batch)
         assert _dump(FROZEN_CASES, "fr1.cfg") == plain
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bb", "é", "\n", "\n\n", "x" * 7]), max_size=40),
+       st.integers(min_value=1, max_value=9))
+def test_file_lines_are_the_lines_of_the_text(
+        tmp_path_factory: pytest.TempPathFactory, parts: list[str], chunk: int) -> None:
+    """FileLines (the fixes' lines of a large file) gives what the text split would."""
+    from fablint import filelines
+    from fablint.parsers.detect import read_text
+
+    path = tmp_path_factory.mktemp("lines") / "leaf1.cfg"
+    path.write_bytes("".join(parts).encode())
+    old = filelines.CHUNK_BYTES
+    filelines.CHUNK_BYTES = chunk
+    try:
+        lines = filelines.FileLines.scan(str(path))
+    finally:
+        filelines.CHUNK_BYTES = old
+    expected = read_text(path).split("\n")
+    assert lines is not None and len(lines) == len(expected)
+    assert [lines[i] for i in range(len(lines))] == expected
+    assert [lines[-i] for i in range(1, len(lines) + 1)] == expected[::-1]
+    assert list(lines[1:3]) == expected[1:3]
+    with pytest.raises(IndexError):
+        lines[len(expected)]
+
+
+def test_file_lines_leave_other_files_to_the_whole_text(tmp_path: Path) -> None:
+    from fablint.filelines import FileLines
+
+    for name, data in (("crlf.cfg", b"a\r\nb\r\n"), ("bom.cfg", b"\xef\xbb\xbfa\nb\n"),
+                       ("utf16.cfg", "hostname a\n".encode("utf-16"))):
+        (tmp_path / name).write_bytes(data)
+        assert FileLines.scan(str(tmp_path / name)) is None
+    assert FileLines.scan(str(tmp_path / "missing.cfg")) is None
