@@ -71,9 +71,10 @@ def decode_input(data: bytes, partial: bool = False) -> tuple[str, int]:
 MAX_CLI_CONFIG_BYTES = {"eos": 64 * 1024 * 1024, "nxos": 32 * 1024 * 1024}
 """The largest running-config fablint reads, by parser: a switch's is rarely over 2 MB, a
 chassis with thousands of subinterfaces a few. Every line of one is modelled, so its lint peaks
-at about 22 (EOS) and 45 (NX-OS) times the text in memory (``bench/mem_big_config.py``, a
-chassis with every port's QoS lines): these keep the peak near 1.5 GB, where the general limit
-on inputs (``detect.MAX_INPUT_BYTES``, 256 MB) would allow 6 to 11 GB."""
+at about 10 (EOS, 52 MB) and 40 (NX-OS, 5 MB) times the text in memory
+(``bench/mem_big_config.py``, a chassis with every port's QoS lines): these keep the peak
+under about 1.3 GB (EOS 0.7 GB), where the general limit on inputs (``detect.MAX_INPUT_BYTES``,
+256 MB) would allow 2.5 to 10 GB."""
 
 
 def refuse_oversized_config(text: str, path: str, parser: str) -> None:
