@@ -306,23 +306,37 @@ def _links(topo: Topology, fabric: Fabric, roles: dict[str, str]) -> Links:
     trained: dict[tuple[str, int | None], tuple[int, str, int]] = {}
     """An IB dump's link line -> (width, speed, lane rate): the dumps name nodes by GUID, the
     cables by description, and a cable keeps the lines it was joined from."""
-    for link in fabric.links:
-        speed = link.a_speed or link.b_speed
-        info = IB_SPEEDS.get(speed or "")
-        if info and link.width:
-            ib_label[info.lane_mbps * link.width][f"{link.width}x {info.name}"] += 1
-            if link.src is not None:
-                trained[(link.src.file, link.src.line)] = (link.width, info.name,
-                                                           info.lane_mbps)
+    labels: Counter[tuple[int, str]] = Counter()
+    facts: dict[tuple[str | None, int | None], tuple[int, str, int, str] | None] = {}
+    for link in fabric.links:  # (a few kinds of link for 50,000 links)
+        kind = (link.a_speed or link.b_speed, link.width)
+        fact = facts.get(kind, False)
+        if fact is False:
+            info = IB_SPEEDS.get(kind[0] or "")
+            fact = facts[kind] = (link.width, info.name, info.lane_mbps,
+                                  f"{link.width}x {info.name}") if info and link.width else None
+        if fact is not None:
+            labels[(fact[2] * fact[0], fact[3])] += 1
+            if link.src is not None:  # (a SourceRef is the tuple (file, line))
+                trained[link.src] = fact[:3]  # type: ignore[index]
+    for (rate, label), n in labels.items():  # (in the order first seen: most_common's ties)
+        ib_label[rate][label] += n
     groups: Counter[tuple[str, int | None]] = Counter()
     widths: Counter[tuple[str, int, str, int]] = Counter()
+    pairs: dict[tuple[str, str], str] = {}  # (a few pairs of roles for 50,000 cables)
     for cable in topo.cables:
-        pair = _pair(roles, cable.a.device, cable.b.device)
+        a, b = cable.a.device, cable.b.device
+        key = (roles.get(a, "unknown"), roles.get(b, "unknown"))
+        pair = pairs.get(key)
+        if pair is None:
+            pair = pairs[key] = _pair(roles, a, b)
         groups[(pair, cable.speed_mbps)] += 1
-        got = next((t for ref in cable.sources if (t := trained.get((ref.file, ref.line)))),
-                   None) if trained else None
-        if got is not None:
-            widths[(pair, *got)] += 1
+        if trained:
+            for ref in cable.sources:  # (a SourceRef is the tuple (file, line))
+                got = trained.get(ref)
+                if got:
+                    widths[(pair, *got)] += 1
+                    break
     order = {"host-leaf": 0, "leaf-spine": 1, "spine-super-spine": 2}
     rates = []
     for (tiers, rate), n in sorted(groups.items(),
@@ -373,19 +387,23 @@ def _counts(topo: Topology) -> tuple[Counts, dict[str, int]]:
     indices: set[int] = set()
     spread = multi = 0
     leaves_of: dict[str, set[str]] = defaultdict(set)
+    roles = {name: node.role for name, node in topo.nodes.items()}
+    hosts = {name for name, role in roles.items()
+             if role == "host" and not topo.nodes[name].service}
+    seen: set[str] = set()  # NIC names already read for an index (a few dozen)
     for cable in topo.cables:
-        for host, leaf in ((cable.a, cable.b), (cable.b, cable.a)):
-            node = topo.nodes.get(host.device)
-            if node is None or node.role != "host" or node.service:
-                continue
-            if topo.role(leaf.device) != "leaf":
+        a, b = cable.a, cable.b
+        for host, leaf in ((a, b), (b, a)):
+            if host.device not in hosts or roles.get(leaf.device) != "leaf":
                 continue
             host_caps[host.device] += cable.speed_mbps or 0
             nics_of[host.device].add(host.interface)
             leaves_of[host.device].add(leaf.device)
-            index = _NIC_INDEX.search(host.interface)
-            if index:
-                indices.add(int(index.group(1)))
+            if host.interface not in seen:
+                seen.add(host.interface)
+                index = _NIC_INDEX.search(host.interface)
+                if index:
+                    indices.add(int(index.group(1)))
     for host, nics in nics_of.items():
         if len(nics) > 1:
             multi += 1
@@ -419,8 +437,12 @@ def _most_common(values: Iterable[int]) -> tuple[int | None, bool]:
 
 
 def _injection(host_caps: dict[str, int], topo: Topology, roles: dict[str, str]) -> Injection:
-    nic_speeds = [c.speed_mbps for c in topo.cables if c.speed_mbps
-                  and {roles.get(c.a.device), roles.get(c.b.device)} == {"host", "leaf"}]
+    nic_speeds = []
+    for cable in topo.cables:
+        if cable.speed_mbps:
+            ends = roles.get(cable.a.device), roles.get(cable.b.device)
+            if ends == ("host", "leaf") or ends == ("leaf", "host"):
+                nic_speeds.append(cable.speed_mbps)
     per_nic, nic_uniform = _most_common(nic_speeds)
     per_host, host_uniform = _most_common(v for v in host_caps.values() if v)
     note = None
