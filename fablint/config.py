@@ -131,7 +131,7 @@ def load_config(path: Path | None) -> ProjectConfig:
     """Load and validate a config file; no path gives the defaults."""
     if path is None:
         return ProjectConfig()
-    data, lines = load_yaml(path)
+    data, lines = load_yaml(path, cached=True)
     if data is None:
         data = {}
     if not isinstance(data, dict):

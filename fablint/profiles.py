@@ -126,7 +126,7 @@ def _extends(data: dict[str, Any], path: Path, lines: dict[Any, int]) -> list[st
 
 
 def _load_file(path: Path) -> tuple[dict[str, Any], dict[Any, int]]:
-    data, lines = load_yaml(path)
+    data, lines = load_yaml(path, cached=True)
     if data is None:
         data = {}
     if not isinstance(data, dict):

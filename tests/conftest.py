@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
 CORPUS = Path(os.environ.get("FABLINT_CORPUS", REPO.parent / "shared" / "corpus"))
+
+# The cache of parsed YAML (fablint.yamlcache) of this test run is its own, not the user's:
+# the command lines the tests start inherit it.
+if "FABLINT_CACHE_DIR" not in os.environ:
+    os.environ["FABLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="fablint-tests-cache-")
+    atexit.register(shutil.rmtree, os.environ["FABLINT_CACHE_DIR"], ignore_errors=True)
 
 
 @pytest.fixture
