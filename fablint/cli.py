@@ -463,11 +463,13 @@ def _render_report(
     result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
 ) -> str:
     if fmt == Format.text:
-        from rich.console import Console  # only the text report and tables need rich
-
         from fablint.report import text as text_report
 
-        width = Console().width if color else 100
+        width = 100
+        if color:  # only a coloured report needs rich (tens of milliseconds of imports)
+            from rich.console import Console
+
+            width = Console().width
         return text_report.render(result, color=color, width=width, show_fixes=not no_fixes)
     if fmt == Format.sarif and project.docs_url:
         from fablint.report import sarif as sarif_report

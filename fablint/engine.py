@@ -13,6 +13,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import accumulate, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
@@ -34,7 +35,16 @@ from fablint.ingest import (
     provisions,
     total_size,
 )
-from fablint.model import Device, Fabric, ParseProblem, SourceRef, Suppression
+from fablint.model import (
+    Device,
+    Fabric,
+    IbNode,
+    InputFile,
+    Link,
+    ParseProblem,
+    SourceRef,
+    Suppression,
+)
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.base import LINE_CHUNK, line_chunks
 from fablint.parsers.detect import InputError, read_text
@@ -260,8 +270,11 @@ class _TextLines(Sequence[str]):
 def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
     if plan.topology:  # cabling is imported only by the runs that use it
         from fablint.topology import ib_names, port_table
-    ctx = Context(fabric=Fabric(devices={d.name: d for d in outcome.devices}, links=outcome.links,
-                                ib_nodes=outcome.ib_nodes),
+    # Built without validation (the parts are models already): validating a Fabric would
+    # build the validators of every model it can hold, topology and InfiniBand included.
+    ctx = Context(fabric=Fabric.model_construct(devices={d.name: d for d in outcome.devices},
+                                                links=list(outcome.links),
+                                                ib_nodes=list(outcome.ib_nodes)),
                   policy=plan.policy)
     raw: list[Finding] = []
     for rule_id in plan.rule_ids:
@@ -316,12 +329,21 @@ def _lint(options: LintOptions) -> LintResult:
         while True:
             plan = _plan(options, rules, fabric_rules, frozenset(available))
             done = map_files(analyse_unit, [(unit, plan) for unit in units],
-                             jobs=options.jobs, total_bytes=size)
+                             jobs=options.jobs, total_bytes=size,
+                             before_fork=partial(_build_models, plan.available))
             results = [result for batch in done for result in batch]
             found = set().union(*(result.brought for result in results))
             if found <= available:
                 return _assemble(results, rules, fabric_rules, options)
             available |= found
+
+
+def _build_models(available: frozenset[str]) -> None:
+    """Build the validators the parsers will use before workers are forked, so that they
+    share them (models build them on first use, ``fablint.model._Model``)."""
+    for cls in (Device, InputFile, ParseProblem, *((Link, IbNode) if "links" in available
+                                                     else ())):
+        cls.model_rebuild()
 
 
 def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type[Rule]],

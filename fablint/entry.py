@@ -39,8 +39,15 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         _print_version()
         return
+    # pydantic looks for plugins in every installed distribution's entry points when it
+    # builds its first validator (a tenth of the start-up in a large environment); fablint's
+    # models are its own business. A user's own setting of the variable is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from fablint.parallel import gc_paused
+
     try:
-        from fablint.cli import main as cli_main
+        with gc_paused():  # imports free next to nothing: collecting during them is waste
+            from fablint.cli import main as cli_main
     except KeyboardInterrupt:  # a handler installed by someone else raised it
         os.write(2, INTERRUPTED)
         os._exit(EXIT_INTERRUPTED)

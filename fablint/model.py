@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, get_args
 
 from pydantic import (
     BaseModel,
@@ -216,6 +216,47 @@ NO_SOURCES = FieldSources(("", {}), b"")
 """The empty ``field_src`` that the compacted objects of a large device share."""
 
 
+class _Model(BaseModel):
+    """Base of the model classes: each builds its validator when first used, after those of
+    the models it holds, so that each is built once and shared by every model that holds it.
+
+    Building every class's validator at import took a quarter of the start-up of a
+    pre-commit hook's lint; a run builds only what it validates (an Ethernet lint never builds
+    the InfiniBand, topology or fabric-wide classes). pydantic, left to itself, would build a
+    deferred class's inner models inline, again for each class that holds them.
+    """
+
+    model_config = ConfigDict(defer_build=True)
+
+    @classmethod
+    def model_rebuild(
+        cls, *, force: bool = False, raise_errors: bool = True, _parent_namespace_depth: int = 2,
+        _types_namespace: Any = None,
+    ) -> bool | None:
+        if not cls.__pydantic_complete__:
+            for inner in _held_models(cls):
+                if not inner.__pydantic_complete__:
+                    inner.model_rebuild(raise_errors=raise_errors)
+        return super().model_rebuild(
+            force=force, raise_errors=raise_errors,
+            _parent_namespace_depth=_parent_namespace_depth + 1, _types_namespace=_types_namespace,
+        )
+
+
+def _held_models(cls: type[BaseModel]) -> list[type[_Model]]:
+    """The model classes that ``cls``'s fields hold (in unions, lists, dicts), first seen first."""
+    found: list[type[_Model]] = []
+    todo = [info.annotation for info in cls.__pydantic_fields__.values()]
+    while todo:
+        kind = todo.pop(0)
+        if isinstance(kind, type) and issubclass(kind, _Model):
+            if kind is not cls and kind not in found:
+                found.append(kind)
+        else:
+            todo.extend(get_args(kind))
+    return found
+
+
 class _SharedNames(set[str]):
     """A set of field names that many model objects share (``share_fields_set``)."""
 
@@ -243,7 +284,7 @@ def share_fields_set(model: BaseModel) -> None:
     object.__setattr__(model, "__pydantic_fields_set__", shared)
 
 
-class Located(BaseModel):
+class Located(_Model):
     """Base of every model object that a finding can point at."""
 
     model_config = ConfigDict(extra="forbid")
@@ -270,7 +311,7 @@ class Located(BaseModel):
         return name in self.field_src
 
 
-class Threshold(BaseModel):
+class Threshold(_Model):
     """A queue threshold with its original unit; ``bytes`` is None when it cannot be converted."""
 
     model_config = ConfigDict(frozen=True)
@@ -393,7 +434,7 @@ class AclBinding(Located):
     family: Literal["ipv4", "ipv6", "mac"] = "ipv4"
 
 
-class PortMatch(BaseModel):
+class PortMatch(_Model):
     """A layer-4 port match of an ACL entry, as inclusive ranges."""
 
     model_config = ConfigDict(frozen=True)
@@ -416,7 +457,7 @@ class PortMatch(BaseModel):
 _ANY_ADDRESS = frozenset({"any", "0.0.0.0/0", "::/0", "0.0.0.0 255.255.255.255"})
 
 
-class MaskedMatch(BaseModel):
+class MaskedMatch(_Model):
     """A header field matched under a bit mask (``value/mask``): a packet matches when its
     field ANDed with ``mask`` equals ``value`` ANDed with ``mask``."""
 
@@ -473,7 +514,7 @@ class AclEntry(Located):
         return "some" if narrowed else "all"
 
 
-class AclVerdict(BaseModel):
+class AclVerdict(_Model):
     """How an access list treats UDP traffic to one destination port."""
 
     action: Literal["permit", "deny", "partial-deny"]
@@ -514,7 +555,7 @@ class Acl(Located):
         return AclVerdict(action="permit")
 
 
-class Endpoint(BaseModel):
+class Endpoint(_Model):
     """One end of a link: a port of a device."""
 
     model_config = ConfigDict(frozen=True)
@@ -656,7 +697,7 @@ class ClassMaps(Located):
         return priority
 
 
-class PolicySlot(BaseModel):
+class PolicySlot(_Model):
     """A kind of QoS policy through which part of the platform's QoS takes effect: settings of
     that part are in effect only through a policy bound in the slot (NX-OS modular QoS)."""
 
@@ -766,7 +807,7 @@ class Reference(Located):
     resolved: bool = True
 
 
-class Suppression(BaseModel):
+class Suppression(_Model):
     """An inline ``fablint: disable=…`` comment and the lines it covers."""
 
     rules: list[str]
@@ -793,7 +834,7 @@ class Suppression(BaseModel):
 NicVendor = Literal["nvidia", "broadcom", "other"]
 
 
-class NicFirmware(BaseModel):
+class NicFirmware(_Model):
     """Where a NIC's persistent firmware configuration (an ``mlxconfig`` query) was read: what
     fixes need to make a change survive a reboot (``mlxconfig -d DEVICE set KEY_P1=VALUE``)."""
 
@@ -1249,7 +1290,7 @@ class Link(Located):
 Role = Literal["host", "leaf", "spine", "super-spine", "switch", "unknown"]
 
 
-class TopologyNode(BaseModel):
+class TopologyNode(_Model):
     """A device or host as the cabling shows it, with its place in the fabric."""
 
     name: str
@@ -1273,7 +1314,7 @@ class TopologyNode(BaseModel):
     """Leaves and spines joined by leaf-spine cables share a pod number (0, 1, ...)."""
 
 
-class PortEnd(BaseModel):
+class PortEnd(_Model):
     """How the port at one end of a cable is configured, for checks across the cable."""
 
     interface: str
@@ -1290,7 +1331,7 @@ class PortEnd(BaseModel):
     neighbor_src: SourceRef | None = None
 
 
-class Cable(BaseModel):
+class Cable(_Model):
     """One cable, joined from what either end (LLDP, IB dump, SONiC DEVICE_NEIGHBOR) says."""
 
     a: Endpoint
@@ -1312,7 +1353,7 @@ class Cable(BaseModel):
         return self.origin.startswith("ib")
 
 
-class CablingIssue(BaseModel):
+class CablingIssue(_Model):
     """Claims about cabling that do not add up: one-sided, contradictory or unresolvable."""
 
     kind: Literal["one-sided", "contradiction", "self-loop", "missing", "extra", "miswired",
@@ -1325,7 +1366,7 @@ class CablingIssue(BaseModel):
     related: list[SourceRef] = Field(default_factory=list)
 
 
-class Bisection(BaseModel):
+class Bisection(_Model):
     """Bisection bandwidth of the switch fabric, with how it was obtained."""
 
     mbps: int
@@ -1357,7 +1398,7 @@ def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
     return find
 
 
-class Topology(BaseModel):
+class Topology(_Model):
     """The cabling of the fabric as a graph: nodes with roles, and the cables between them.
 
     Derived from links (never parsed directly); built once per run before fabric-wide rules.
@@ -1508,7 +1549,7 @@ class Topology(BaseModel):
         return {name: (down[name], up[name], unknown[name]) for name in nodes}
 
 
-class ParseProblem(BaseModel):
+class ParseProblem(_Model):
     """Something in an input that could not be understood."""
 
     file: str
@@ -1520,7 +1561,7 @@ class ParseProblem(BaseModel):
     """True when the file as a whole could not be used."""
 
 
-class InputFile(BaseModel):
+class InputFile(_Model):
     """One file that was read, with what was made of it."""
 
     path: str
@@ -1544,7 +1585,7 @@ class InputFile(BaseModel):
     """Secret values the file holds (``fablint.redact``), to be masked in every output."""
 
 
-class Fabric(BaseModel):
+class Fabric(_Model):
     """Everything that was read: the devices, the links between them and what went wrong."""
 
     devices: dict[str, Device] = Field(default_factory=dict)

@@ -119,14 +119,16 @@ class _Results:
 
 
 def map_files(
-    func: Callable[[T], R], items: list[T], *, jobs: int | None = None, total_bytes: int = 0
+    func: Callable[[T], R], items: list[T], *, jobs: int | None = None, total_bytes: int = 0,
+    before_fork: Callable[[], object] | None = None,
 ) -> list[R]:
     """``[func(item) for item in items]``, in ``jobs`` processes when it pays off.
 
     This process is one of them: it would only wait otherwise. The others are forked, so they
     start with everything imported and have the items without their being sent; every process
     takes small chunks from a shared counter until none are left. Nothing but results crosses
-    between processes; they come back in the order of ``items``.
+    between processes; they come back in the order of ``items``. ``before_fork`` runs here
+    first when workers are forked: what it builds, they share instead of each building it.
     """
     processes = min(cpu_count(jobs), len(items))
     if processes <= 1 or total_bytes < PARALLEL_MIN_BYTES:
@@ -136,6 +138,8 @@ def map_files(
     if "fork" not in multiprocessing.get_all_start_methods():
         return _run_batch((func, items))
     context = multiprocessing.get_context("fork")
+    if before_fork is not None:
+        before_fork()
     with gc_paused():
         chunks = [items[i:i + CHUNK_ITEMS] for i in range(0, len(items), CHUNK_ITEMS)]
         counter = context.Value("q", 0)

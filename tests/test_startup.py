@@ -86,3 +86,64 @@ def test_every_format_renders_through_the_lazy_reporters() -> None:
         assert run.returncode == 1, (name, run.stderr)
         assert run.stdout.strip(), name
         assert "Traceback" not in run.stderr
+
+
+def test_an_ethernet_lint_builds_only_the_validators_it_uses() -> None:
+    """Model classes build their validators when first used (``fablint.model._Model``): a lint
+    of one EOS switch builds the device's, each class once with what it holds built first, and
+    none of the InfiniBand, topology or fabric-wide classes."""
+    probe = _python(
+        "import sys, json; from fablint import model; "
+        "from fablint.config import load_config; from fablint.profiles import load_policy; "
+        "from fablint.engine import LintOptions, lint; "
+        "lint(LintOptions(paths=[sys.argv[1]], config=load_config(None), "
+        "policy=load_policy(), jobs=1)); "
+        "print(json.dumps({n: c.__pydantic_complete__ for n, c in vars(model).items() "
+        "if isinstance(c, type) and issubclass(c, model._Model) and c is not model._Model}))",
+        str(ROOT / "fixtures" / "demo" / "leaf1.cfg"))
+    assert probe.returncode == 0, probe.stderr
+    built = json.loads(probe.stdout.splitlines()[-1])
+    from fablint import model
+
+    def held(cls: type, seen: set[str]) -> set[str]:
+        for inner in model._held_models(cls):
+            if inner.__name__ not in seen:
+                seen.add(inner.__name__)
+                held(inner, seen)
+        return seen
+
+    assert built["Device"] and built["InputFile"]
+    assert all(built[name] for name in held(model.Device, set())), built
+    unused = {"Fabric", "Topology", "Cable", "TopologyNode", "IbNode", "IbPort", "Link"}
+    assert not any(built[name] for name in unused), built
+
+
+def test_a_fabric_built_without_validation_is_the_validated_one() -> None:
+    from fablint.ingest import parse_file
+    from fablint.model import Fabric
+
+    switch = parse_file(str(ROOT / "fixtures" / "demo" / "leaf1.cfg"), True)
+    cabling = parse_file(str(ROOT / "fixtures" / "lldp" / "leaf1_show_lldp_neighbors_detail.txt"),
+                         True)
+    dump = parse_file(str(ROOT / "fixtures" / "ib" / "ibnetdiscover-noisy-ndr.topo"), True)
+    assert switch.devices and cabling.links and dump.ib_nodes
+    parts = {"devices": {d.name: d for d in switch.devices},
+             "links": [*cabling.links, *dump.links], "ib_nodes": list(dump.ib_nodes)}
+    validated, constructed = Fabric(**parts), Fabric.model_construct(**parts)
+    assert constructed == validated
+    assert constructed.model_fields_set == validated.model_fields_set
+    assert constructed.model_dump_json() == validated.model_dump_json()
+    assert Fabric.model_construct() == Fabric()
+
+
+def test_forked_workers_share_what_before_fork_builds() -> None:
+    from fablint.parallel import PARALLEL_MIN_BYTES, map_files
+
+    calls: list[int] = []
+    items = list(range(8))
+    assert map_files(abs, items, jobs=1, total_bytes=PARALLEL_MIN_BYTES,
+                     before_fork=lambda: calls.append(1)) == items
+    assert calls == []  # nothing forked: nothing to prepare
+    assert map_files(abs, items, jobs=2, total_bytes=PARALLEL_MIN_BYTES,
+                     before_fork=lambda: calls.append(1)) == items
+    assert calls == [1]
