@@ -14,9 +14,11 @@ explicitly".
 
 from __future__ import annotations
 
+import re
 import struct
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Annotated, Any, Literal, NamedTuple, get_args
+from typing import Annotated, Any, ForwardRef, Literal, NamedTuple, get_args
 
 from pydantic import (
     BaseModel,
@@ -243,6 +245,9 @@ class _Model(BaseModel):
         )
 
 
+_NAMES = re.compile(r"[A-Za-z_]\w*")
+
+
 def _held_models(cls: type[BaseModel]) -> list[type[_Model]]:
     """The model classes that ``cls``'s fields hold (in unions, lists, dicts), first seen first."""
     found: list[type[_Model]] = []
@@ -252,6 +257,9 @@ def _held_models(cls: type[BaseModel]) -> list[type[_Model]]:
         if isinstance(kind, type) and issubclass(kind, _Model):
             if kind is not cls and kind not in found:
                 found.append(kind)
+        elif isinstance(kind, ForwardRef):  # a class defined further down: by its name
+            space = vars(sys.modules[cls.__module__])
+            todo.extend(space.get(name) for name in _NAMES.findall(kind.__forward_arg__))
         else:
             todo.extend(get_args(kind))
     return found
