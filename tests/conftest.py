@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
 CORPUS = Path(os.environ.get("FABLINT_CORPUS", REPO.parent / "shared" / "corpus"))
+
+
+def bench_module(name: str) -> ModuleType:
+    """``bench/NAME.py`` imported once (the generators and harnesses are scripts, not a
+    package). It is registered in ``sys.modules`` before it runs: its dataclasses look their
+    module up while they are made."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 # The cache of parsed YAML (fablint.yamlcache) of this test run is its own, not the user's:
 # the command lines the tests start inherit it.

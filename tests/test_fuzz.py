@@ -3,20 +3,14 @@ the full run found, each as its own reproducer."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from fablint.ingest import parse_file
-from tests.conftest import CORPUS, REPO
+from tests.conftest import CORPUS, bench_module
 
-spec = importlib.util.spec_from_file_location("fablint_fuzz", REPO / "bench" / "fuzz.py")
-assert spec is not None and spec.loader is not None
-fuzz = importlib.util.module_from_spec(spec)
-sys.modules["fablint_fuzz"] = fuzz  # its dataclasses need their module registered
-spec.loader.exec_module(fuzz)
+fuzz = bench_module("fuzz")
 
 
 def test_a_short_seeded_fuzz_run_finds_no_crash_or_hang() -> None:

@@ -5,8 +5,6 @@ same objects: types, field order, values, defaults and the set of fields given."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +13,12 @@ from pydantic import BaseModel
 
 from fablint.ingest import FileOutcome, parse_file
 from fablint.parsers import ibdump
-from tests.conftest import CORPUS, FIXTURES, REPO
+from tests.conftest import CORPUS, FIXTURES, bench_module
 
 IB_FORMATS = {"ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "ib-subnet-list",
               "ibdiagnet-net-dump", "ibdiagnet-db-csv"}
 
 
-def _bench(name: str) -> Any:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _same(built: Any, validated: Any, where: str) -> None:
@@ -111,7 +100,7 @@ SPECS = {
 @pytest.mark.parametrize("case", sorted(SPECS))
 def test_generated_fabrics_build_what_validation_builds(
         case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    gen = _bench("gen_ib")
+    gen = bench_module("gen_ib")
     text, _truth = gen.fabric(gen.FabricSpec(**SPECS[case]))
     path = tmp_path / "fabric.topo"
     path.write_text(text, encoding="utf-8")
@@ -120,7 +109,7 @@ def test_generated_fabrics_build_what_validation_builds(
 
 def test_ibdiagnet_formats_build_what_validation_builds(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    diag = _bench("gen_ibdiag")
+    diag = bench_module("gen_ibdiag")
     fabric = diag.build(4, 2, 4)
     files = {"a.ibnetdiscover": diag.ibnetdiscover(fabric),
              "ibdiagnet2.ibnetdiscover": diag.ibnetdiscover(fabric, True),
@@ -136,7 +125,7 @@ def test_damaged_dumps_build_what_validation_builds(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Stubs, duplicate GUIDs, ports listed twice, bad values: the odd shapes of nodes and
     ports the builder makes from broken dumps."""
-    gen = _bench("gen_ib")
+    gen = bench_module("gen_ib")
     text, _truth = gen.fabric(gen.FabricSpec(aggregation_nodes=True, management_hosts=1))
     lines = text.split("\n")
     damaged = [

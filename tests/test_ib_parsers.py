@@ -3,9 +3,7 @@ and width tables, and junk, truncated and binary input (only ParseError may esca
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from fablint.parsers import PARSERS, ParseError
 from fablint.parsers.detect import detect
 from fablint.profiles import load_policy
 from fablint.units import ib_guid, ib_speed, ib_width, ib_width_speed
-from tests.conftest import CORPUS, FIXTURES, REPO
+from tests.conftest import CORPUS, FIXTURES, bench_module
 
 IB = CORPUS / "ib"
 NEEDS_CORPUS = pytest.mark.skipif(not IB.is_dir(), reason=f"corpus not found at {IB}")
@@ -492,11 +490,7 @@ def test_rules_on_clean_corpus_dumps() -> None:
 
 
 def test_rules_find_every_fault_planted_in_a_generated_fabric(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("gen_ib", REPO / "bench" / "gen_ib.py")
-    assert spec is not None and spec.loader is not None
-    gen_ib = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = gen_ib  # its dataclasses look their module up while being made
-    spec.loader.exec_module(gen_ib)
+    gen_ib = bench_module("gen_ib")
     text, faults = gen_ib.generate(400, 20, seed=7)
     dump = tmp_path / "ibnetdiscover.topo"
     dump.write_text(text, encoding="utf-8")

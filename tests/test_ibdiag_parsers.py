@@ -6,8 +6,6 @@ junk, truncated and hostile input (only ParseError may escape)."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from fablint.model import IbNode
 from fablint.parsers import PARSERS, ParseError
 from fablint.parsers.detect import detect
 from fablint.profiles import load_policy
-from tests.conftest import FIXTURES, REPO
+from tests.conftest import FIXTURES, bench_module
 from tests.test_ib_parsers import check
 
 SAME = FIXTURES / "ib" / "same-fabric"
@@ -264,11 +262,7 @@ def test_mangled_fields(name: str, data: st.DataObject) -> None:
 
 
 def test_large_generated_fabric_reads_the_same_in_every_format() -> None:
-    spec = importlib.util.spec_from_file_location("gen_ibdiag", REPO / "bench" / "gen_ibdiag.py")
-    assert spec is not None and spec.loader is not None
-    gen = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = gen  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(gen)
+    gen = bench_module("gen_ibdiag")
     fabric = gen.build(12, 4, 16)
     texts = [gen.ibnetdiscover(fabric), gen.ibnetdiscover(fabric, dialect=True),
              gen.net_dump(fabric), gen.db_csv(fabric)]

@@ -4,11 +4,8 @@ not fabric (SHARP Aggregation Nodes, management hosts, switch names) must change
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,22 +15,9 @@ from fablint.config import ProjectConfig
 from fablint.engine import LintOptions, LintResult, lint
 from fablint.model import Topology
 from fablint.profiles import load_policy
+from tests.conftest import bench_module
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _generator() -> ModuleType:
-    if "gen_ib" in sys.modules:
-        return sys.modules["gen_ib"]
-    spec = importlib.util.spec_from_file_location("gen_ib", REPO / "bench" / "gen_ib.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_ib"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-GEN = _generator()
+GEN = bench_module("gen_ib")
 FabricSpec = GEN.FabricSpec
 
 
@@ -229,19 +213,7 @@ def test_what_is_not_fabric_changes_no_figure(spec: object, names: str, manageme
     assert figures(topology(noisy_text, tmp_path, "noisy.topo")) == base
 
 
-def _eth_generator() -> ModuleType:
-    if "gen_ethernet" in sys.modules:
-        return sys.modules["gen_ethernet"]
-    spec = importlib.util.spec_from_file_location("gen_ethernet",
-                                                  REPO / "bench" / "gen_ethernet.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_ethernet"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ETH = _eth_generator()
+ETH = bench_module("gen_ethernet")
 
 
 def eth_topology(spec: object, root: Path) -> Topology:

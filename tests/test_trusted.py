@@ -3,10 +3,7 @@ the one-pass capacity table equals the per-node ``capacities``."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,19 +11,8 @@ from fablint.model import Cable, Endpoint, Link, SourceRef, TopologyNode
 from fablint.profiles import load_policy
 from fablint.topology import build_topology
 from fablint.trusted import Maker, replaced
-from tests.conftest import REPO
+from tests.conftest import bench_module
 from tests.test_ib_construct import _same
-
-
-def _bench(name: str) -> Any:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_maker_builds_what_validation_builds() -> None:
@@ -71,7 +57,7 @@ def test_capacity_table_is_capacities_of_every_node(case: str, tmp_path: Path) -
     from fablint.ingest import parse_file
     from fablint.topology import ib_names
 
-    gen = _bench("gen_ib")
+    gen = bench_module("gen_ib")
     text, _truth = gen.fabric(gen.FabricSpec(**CASES[case]))
     path = tmp_path / "fabric.topo"
     path.write_text(text, encoding="utf-8")
@@ -86,7 +72,7 @@ def test_capacity_table_is_capacities_of_every_node(case: str, tmp_path: Path) -
 def test_capacity_table_on_ethernet_with_unknown_speeds(tmp_path: Path) -> None:
     """LLDP, SONiC and EOS with one leaf's and one spine's configuration missing: cables of
     unknown speed beside known ones, and a management switch."""
-    eth = _bench("gen_ethernet")
+    eth = bench_module("gen_ethernet")
     files, _truth = eth.fabric(eth.EthSpec(4, 2, 8, 1))
     eth.write({name: text for name, text in files.items()
                if name not in ("spine01.cfg", "leaf01/config_db.json")}, tmp_path)
