@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import struct
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
 from typing import Annotated, Any, ForwardRef, Literal, NamedTuple, get_args
 
 from pydantic import (
@@ -97,32 +97,22 @@ _LINE = struct.Struct("<I")
 _new_tuple = tuple.__new__
 
 
-class FieldSources(Mapping[str, SourceRef]):
+class FieldSources(bytes):
     """``field_src`` of an object of a very large device, compact (``FieldSources.compact``).
 
     A dict of a port's configured fields with a ``SourceRef`` and a line-number int for each
-    costs about 140 bytes a field; here the keys (and the file) are one ``layout`` that every
-    object with the same keys shares, and the lines are four bytes each. It reads as the dict
-    it replaces (``get``, ``in``, ``[]``, iteration, ``items``, equality, JSON) but cannot be
-    changed: the models of a large device are built once and only read. A pickled copy is a
-    plain dict."""
+    costs about 140 bytes a field; here the keys (and the file) are one layout that every
+    object with the same keys shares, and the lines are four bytes each, all in one bytes
+    object (the layout's number, then the lines). It reads as the dict it replaces (``get``,
+    ``in``, ``[]``, iteration, ``items``, equality, JSON) but cannot be changed: the models of
+    a large device are built once and only read. A pickled copy is a plain dict."""
 
-    __slots__ = ("_layout", "_lines")
-
-    _layout: tuple[str, dict[str, int]]
-    """The file every line is in, and each key's place in ``_lines``."""
-    _lines: bytes
-
-    def __init__(self, layout: tuple[str, dict[str, int]], lines: bytes) -> None:
-        self._layout = layout
-        self._lines = lines
+    __slots__ = ()
 
     @staticmethod
-    def compact(refs: Mapping[str, SourceRef],
-                layouts: dict[tuple[str, tuple[str, ...]], tuple[str, dict[str, int]]]
-                ) -> Mapping[str, SourceRef]:
-        """``refs`` as FieldSources, with a layout from (and kept in) ``layouts``; ``refs``
-        itself when it cannot be (empty, or a line that is not one number in one file)."""
+    def compact(refs: Mapping[str, SourceRef]) -> Mapping[str, SourceRef]:
+        """``refs`` as FieldSources; ``refs`` itself when it cannot be (empty, or a line that
+        is not one number in one file)."""
         if not refs or refs.__class__ is not dict:
             return refs
         file = None
@@ -135,54 +125,73 @@ class FieldSources(Mapping[str, SourceRef]):
                 return refs
             lines.append(line)
         key = (file, tuple(refs))
-        layout = layouts.get(key)
-        if layout is None:
-            layout = layouts[key] = (file, {name: n * 4 for n, name in enumerate(refs)})
-        return FieldSources(layout, struct.pack(f"<{len(lines)}I", *lines))
+        number = _LAYOUT_NUMBERS.get(key)
+        if number is None:
+            number = _LAYOUT_NUMBERS[key] = len(_LAYOUTS)
+            _LAYOUTS.append((file, {name: 4 + n * 4 for n, name in enumerate(refs)}))
+        return FieldSources(struct.pack(f"<{len(lines) + 1}I", number, *lines))
 
-    def __getitem__(self, key: str) -> SourceRef:
-        file, places = self._layout
-        return _new_tuple(SourceRef, (file, _LINE.unpack_from(self._lines, places[key])[0]))
+    @property
+    def _layout(self) -> tuple[str, dict[str, int]]:
+        return _LAYOUTS[_LINE.unpack_from(self)[0]]
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        file, places = self._layout
+    def __getitem__(self, key: str) -> SourceRef:  # type: ignore[override]
+        file, places = _LAYOUTS[_LINE.unpack_from(self)[0]]
+        return _new_tuple(SourceRef, (file, _LINE.unpack_from(self, places[key])[0]))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        file, places = _LAYOUTS[_LINE.unpack_from(self)[0]]
         at = places.get(key)
         if at is None:
             return default
-        return _new_tuple(SourceRef, (file, _LINE.unpack_from(self._lines, at)[0]))
+        return _new_tuple(SourceRef, (file, _LINE.unpack_from(self, at)[0]))
 
-    def __contains__(self, key: object) -> bool:
-        return key in self._layout[1]
+    def __contains__(self, key: object) -> bool:  # type: ignore[override]
+        return key in _LAYOUTS[_LINE.unpack_from(self)[0]][1]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._layout[1])
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        return iter(_LAYOUTS[_LINE.unpack_from(self)[0]][1])
 
     def __len__(self) -> int:
-        return len(self._layout[1])
+        return len(_LAYOUTS[_LINE.unpack_from(self)[0]][1])
 
-    def values(self) -> list[SourceRef]:  # type: ignore[override]
-        file = self._layout[0]
+    def keys(self) -> KeysView[str]:
+        return self.as_dict().keys()
+
+    def values(self) -> list[SourceRef]:
+        file = _LAYOUTS[_LINE.unpack_from(self)[0]][0]
         return [_new_tuple(SourceRef, (file, line))
-                for (line,) in _LINE.iter_unpack(self._lines)]
+                for (line,) in _LINE.iter_unpack(memoryview(self)[4:])]
 
-    def items(self) -> list[tuple[str, SourceRef]]:  # type: ignore[override]
-        return list(zip(self._layout[1], self.values(), strict=True))
+    def items(self) -> list[tuple[str, SourceRef]]:
+        return list(zip(self, self.values(), strict=True))
 
     def as_dict(self) -> dict[str, SourceRef]:
-        return dict(zip(self._layout[1], self.values(), strict=True))
+        return dict(zip(self, self.values(), strict=True))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Mapping):
             return self.as_dict() == dict(other.items())
         return NotImplemented
 
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return repr(self.as_dict())
 
+    __str__ = __repr__
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (self.as_dict(),))
+
+
+Mapping.register(FieldSources)
+_LAYOUTS: list[tuple[str, dict[str, int]]] = [("", {})]
+_LAYOUT_NUMBERS: dict[tuple[str, tuple[str, ...]], int] = {("", ()): 0}
 
 
 def _serialize_sources(value: Mapping[str, SourceRef]) -> dict[str, dict[str, Any]]:
@@ -214,7 +223,7 @@ class _SourcesSchema:
 Sources = Annotated[dict[str, SourceRef], _SourcesSchema]
 """The type of ``Located.field_src``: a dict, or FieldSources on a very large device."""
 
-NO_SOURCES = FieldSources(("", {}), b"")
+NO_SOURCES = FieldSources(struct.pack("<I", 0))
 """The empty ``field_src`` that the compacted objects of a large device share."""
 
 

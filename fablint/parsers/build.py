@@ -160,7 +160,6 @@ class Compactor:
         self.files: dict[str, str] = {}
         """File name -> the one string object that source references of it hold."""
         self.memo: dict[Any, BaseModel] = {}
-        self.layouts: dict[tuple[str, tuple[str, ...]], tuple[str, dict[str, int]]] = {}
         self.values: dict[Any, Any] = {}
         """Sets and empty containers, one object per value (and iteration order)."""
         self.done: dict[int, tuple[BaseModel, BaseModel]] = {}
@@ -222,10 +221,10 @@ class Compactor:
                 if not value:
                     value = NO_SOURCES
                 else:
-                    value = FieldSources.compact(value, self.layouts)
+                    value = FieldSources.compact(value)
                     if len(value) >= 8 and value.__class__ is FieldSources:
                         # many keys: a map's entries, which ports often have alike
-                        value = values.setdefault((id(value._layout), value._lines), value)
+                        value = values.setdefault((FieldSources, bytes(value)), value)
             elif kind is str:
                 if len(value) <= 24 and not _HAS_DIGIT(value):
                     value = values.setdefault(value, value)  # a keyword, a profile's name
