@@ -10,8 +10,7 @@ from fablint.config import ProjectConfig
 from fablint.engine import LintOptions, lint
 from fablint.profiles import load_policy
 from fablint.report.topo import document, render_json
-from tests.conftest import FIXTURES
-from tests.test_trusted import _bench
+from tests.conftest import FIXTURES, bench_module
 
 
 def _topo_json(paths: list[str]) -> None:
@@ -25,7 +24,7 @@ def _topo_json(paths: list[str]) -> None:
 
 def test_ethernet_cables_with_port_configurations(tmp_path: Path) -> None:
     """Cables with a_port / b_port (configured ends), one-sided ones and unknown speeds."""
-    eth = _bench("gen_ethernet")
+    eth = bench_module("gen_ethernet")
     files, _truth = eth.fabric(eth.EthSpec(4, 2, 8, 1))
     eth.write({name: text for name, text in files.items() if name != "spine01.cfg"}, tmp_path)
     _topo_json([str(tmp_path)])
@@ -37,7 +36,7 @@ def test_demo_and_ib_fixtures() -> None:
 
 
 def test_generated_three_tier_ib_fabric(tmp_path: Path) -> None:
-    gen = _bench("gen_ib")
+    gen = bench_module("gen_ib")
     text, _truth = gen.fabric(gen.FabricSpec(
         pods=2, leaves=4, spines=2, hosts=4, uplinks=1, super_spines=4, aggregation_nodes=True,
         management_hosts=1, names="default", dialect="ibdiagnet"))
