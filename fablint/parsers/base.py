@@ -83,7 +83,7 @@ def refuse_oversized_config(text: str, path: str, parser: str) -> None:
     if len(text) > limit:
         raise ParseError(path, None, f"a running-config of {len(text):,} characters is larger "
                          f"than the {limit:,} fablint reads (a switch's is rarely over 2 MB; "
-                         "linting one this large would take over 1.5 GB of memory)")
+                         "its lint would hold 10 to 40 times its size in memory)")
 
 
 LINE_CHUNK = 1 << 20
