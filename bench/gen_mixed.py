@@ -26,44 +26,13 @@ from pathlib import Path
 import gen_eos  # bench/ is on sys.path when this file is run as a script
 import gen_ib
 from gen_eos import GPU_PORTS, PORTS, SPARE_PORTS, STORAGE_LAGS, UPLINK_BASE, Switch
+from mem_big_config import NXOS_QOS
 
 SONIC_TEMPLATE = Path("/work/shared/corpus/sonic/s6000-real-config_db.json")
 SONIC_PORTS = 32
 SONIC_UPLINK_BASE = 24
 """s6000 port k (``Ethernet{4k}``, alias ``fortyGigE0/{4k}``): GPUs below 24, spines from 24."""
 VENDORS = ("eos", "nxos", "sonic")
-
-NXOS_QOS = """\
-class-map type qos match-any ROCE
-  match dscp 24,26
-class-map type qos match-any CNP
-  match dscp 48
-policy-map type qos QOS_CLASSIFICATION
-  class ROCE
-    set qos-group 3
-  class CNP
-    set qos-group 6
-  class class-default
-    set qos-group 0
-policy-map type queuing QOS_EGRESS
-  class type queuing c-out-8q-q6
-    priority level 1
-  class type queuing c-out-8q-q3
-    bandwidth remaining percent 50
-    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes \
-drop-probability 100 weight 0 ecn
-  class type queuing c-out-8q-q-default
-    bandwidth remaining percent 50
-policy-map type network-qos QOS_NETWORK
-  class type network-qos c-8q-nq3
-    pause pfc-cos 3
-    mtu 9216
-  class type network-qos c-8q-nq-default
-    mtu 9216
-system qos
-  service-policy type queuing output QOS_EGRESS
-  service-policy type network-qos QOS_NETWORK
-"""
 
 
 def vendor_of(index: int, sw: Switch) -> str:

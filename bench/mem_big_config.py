@@ -56,15 +56,7 @@ link to host gpu{slot:03d}{port:02d}
 """.replace("\\\n", "")
 
 
-NXOS_HEADER = """!Command: show running-config
-!Time: Fri Nov 27 05:00:00 2026
-
-version 10.3(4a)
-hostname chassis1
-
-feature lldp
-priority-flow-control watch-dog-interval on
-
+NXOS_QOS = """\
 class-map type qos match-any ROCE
   match dscp 24,26
 class-map type qos match-any CNP
@@ -94,8 +86,20 @@ policy-map type network-qos QOS_NETWORK
 system qos
   service-policy type queuing output QOS_EGRESS
   service-policy type network-qos QOS_NETWORK
+"""
+"""The QoS of every generated NX-OS switch (also ``gen_mixed.py``'s): RoCE on DSCP 24/26 in
+qos-group 3, PFC and ECN on it, CNP strict priority."""
 
-""".replace("\\\n", "")
+NXOS_HEADER = """!Command: show running-config
+!Time: Fri Nov 27 05:00:00 2026
+
+version 10.3(4a)
+hostname chassis1
+
+feature lldp
+priority-flow-control watch-dog-interval on
+
+""" + NXOS_QOS + "\n"
 
 NXOS_PORT = """interface Ethernet{slot}/{port}/{lane}
   description GPU{slot:03d}-{port:02d}-{lane} rail {lane}

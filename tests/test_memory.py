@@ -8,7 +8,6 @@ same input; ``bench/mem_big_config.py`` measures what they save.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pickle
 import tracemalloc
@@ -23,6 +22,7 @@ from fablint.model import NO_SOURCES, FieldSources, Interface, SourceRef
 from fablint.parsers import base, build
 from fablint.parsers.eos import EosParser
 from fablint.parsers.nxos import NxosParser
+from tests.conftest import bench_module
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path("/work/shared/corpus")
@@ -227,11 +227,7 @@ def _model_bytes_per_port(text: str, vendor: str, ports: int) -> float:
 def _nxos_chassis(ports: int) -> str:
     """The NX-OS chassis of ``bench/mem_big_config.py``: every port with its own PFC mode and
     classification policy over system queuing and network-qos policies."""
-    spec = importlib.util.spec_from_file_location("mem_big_config",
-                                                  ROOT / "bench" / "mem_big_config.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = bench_module("mem_big_config")
     blocks = [bench.NXOS_PORT.format(slot=1 + n // 256, port=1 + n // 8 % 32, lane=1 + n % 8,
                                      a=0, b=n >> 6, c=n & 63) for n in range(ports)]
     return str(bench.NXOS_HEADER) + "".join(blocks)
