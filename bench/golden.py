@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import fcntl
 import os
 import shutil
 import subprocess
@@ -82,7 +83,11 @@ def main() -> None:
                              "to make the golden outputs from main)")
     parser.add_argument("--only", help="only the cases whose name holds this text")
     args = parser.parse_args()
-    outputs = run_all(args.dir, args.tree.resolve(), args.only)
+    args.dir.mkdir(parents=True, exist_ok=True)
+    # DIR/fabrics is rewritten on every run: runs sharing DIR take turns rather than race
+    with open(args.dir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        outputs = run_all(args.dir, args.tree.resolve(), args.only)
     if args.action == "make":
         for name, output in outputs.items():
             (args.dir / f"{name}.json").write_bytes(output)
