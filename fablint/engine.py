@@ -31,6 +31,7 @@ from fablint.ingest import (
     build_fabric,
     discover,
     group_units,
+    new_fabric,
     parse_unit,
     provisions,
     total_size,
@@ -272,9 +273,9 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         from fablint.topology import ib_names, port_table
     # Built without validation (the parts are models already): validating a Fabric would
     # build the validators of every model it can hold, topology and InfiniBand included.
-    ctx = Context(fabric=Fabric.model_construct(devices={d.name: d for d in outcome.devices},
-                                                links=list(outcome.links),
-                                                ib_nodes=list(outcome.ib_nodes)),
+    ctx = Context(fabric=new_fabric({"devices": {d.name: d for d in outcome.devices},
+                                     "links": list(outcome.links),
+                                     "ib_nodes": list(outcome.ib_nodes)}),
                   policy=plan.policy)
     raw: list[Finding] = []
     for rule_id in plan.rule_ids:
