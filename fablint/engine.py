@@ -379,9 +379,9 @@ def _assemble(
     ports = {renames.get((result.input.path, name), name): table
              for result in results for name, table in result.ports.items()}
     if _wants_topology(options, rules) and (fabric.links or options.intent or ports):
-        from fablint.topology import build_topology, configured_links  # runs with cabling only
+        from fablint.topology import build_topology, declares_cables  # runs with cabling only
 
-        if fabric.links or options.intent or configured_links(ports):
+        if fabric.links or options.intent or declares_cables(ports):
             names = {key: name for result in results for key, name in result.ib_names.items()}
             fabric.topology = build_topology(fabric.links, ports, options.policy,
                                              options.intent, names)

@@ -28,6 +28,7 @@ from fablint.model import (
     SourceRef,
     Topology,
     TopologyNode,
+    components,
 )
 from fablint.policy import Policy
 from fablint.trusted import Maker, replaced
@@ -36,6 +37,8 @@ TIER: dict[str, int] = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
 _endpoint = Maker(Endpoint)
 _cable = Maker(Cable)
 _node = Maker(TopologyNode)
+_link = Maker(Link)
+_port_end = Maker(PortEnd)
 _HOST_PORT = re.compile(
     r"^(?:eth\d|en[ops]\w*|ib\d|mlx\d|mlx5_\d|bond\d|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$|"
     r"(?:[0-9a-f]{2}[:-]){5}[0-9a-f]{2}$)", re.I,
@@ -77,12 +80,16 @@ class PortRow(NamedTuple):
     """Another name the device gives the port (SONiC ``PORT.alias``, what its LLDP sends)."""
 
     def end(self, name: str) -> PortEnd:
-        return PortEnd(
-            interface=name, speed_mbps=self.speed_mbps, mtu=self.mtu, admin_up=self.admin_up,
-            routed=self.routed, pfc=list(self.pfc), trust=self.trust, src=self.src,
-            neighbor=Endpoint(device=self.neighbor[0], interface=self.neighbor[1])
-            if self.neighbor else None, neighbor_src=self.neighbor_src,
-        )
+        """The PortEnd validation would make (the row's values have their fields' types
+        already): a fabric of 1,024 SONiC switches makes 57,000 of them."""
+        neighbor = self.neighbor
+        return _port_end({
+            "interface": name, "speed_mbps": self.speed_mbps, "mtu": self.mtu,
+            "admin_up": self.admin_up, "routed": self.routed, "pfc": list(self.pfc),
+            "trust": self.trust, "src": self.src,
+            "neighbor": _endpoint({"device": neighbor[0], "interface": neighbor[1]})
+            if neighbor else None, "neighbor_src": self.neighbor_src,
+        })
 
 
 PortTable = dict[str, PortRow]
@@ -436,13 +443,19 @@ def _internal(links: list[Link]) -> list[Cable]:
 
 
 def configured_links(ports: dict[str, PortTable]) -> list[Link]:
-    """Cables a device's configuration declares (SONiC DEVICE_NEIGHBOR), as one-sided links."""
+    """Cables a device's configuration declares (SONiC DEVICE_NEIGHBOR), as one-sided links
+    (made as validation would make them: 32,768 for 1,024 SONiC switches)."""
     return [
-        Link(a=Endpoint(device=device, interface=name),
-             b=Endpoint(device=row.neighbor[0], interface=row.neighbor[1]), origin="config",
-             src=row.neighbor_src)
+        _link({"a": _endpoint({"device": device, "interface": name}),
+               "b": _endpoint({"device": row.neighbor[0], "interface": row.neighbor[1]}),
+               "origin": "config", "src": row.neighbor_src})
         for device, table in ports.items() for name, row in table.items() if row.neighbor
     ]
+
+
+def declares_cables(ports: dict[str, PortTable]) -> bool:
+    """Whether any device's configuration names a neighbour (``configured_links`` not empty)."""
+    return any(row.neighbor for table in ports.values() for row in table.values())
 
 
 def _claim(link: Link, names: _Names) -> _Claim:
@@ -802,10 +815,7 @@ def _full_mesh(topo: Topology, adjacent: dict[str, set[str]]) -> bool:
 
 
 def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
-    import networkx as nx  # imported here: only topology runs pay for it
-    from networkx.algorithms.community import kernighan_lin_bisection
-
-    graph = nx.Graph()
+    edges = []
     for cable in topo.cables:
         if cable.speed_mbps is None:
             continue
@@ -815,8 +825,18 @@ def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
             u = f"{u}\x00{v}"
         elif topo.role(v) == "host":
             v = f"{v}\x00{u}"
-        weight = graph[u][v]["weight"] + cable.speed_mbps if graph.has_edge(u, v) else \
-            cable.speed_mbps
+        edges.append((u, v, cable.speed_mbps))
+    # Separate fabrics (1,024 unrelated SONiC ToRs) have no one cut: said before networkx is
+    # imported and the graph built, as the check on the graph below would say.
+    find = components((u, v) for u, v, _ in edges)
+    if len({find(n) for u, v, _ in edges for n in (u, v) if topo.role(n) == "leaf"}) != 1:
+        return None
+    import networkx as nx  # imported here: only the runs that cut a fabric pay for it
+    from networkx.algorithms.community import kernighan_lin_bisection
+
+    graph = nx.Graph()
+    for u, v, speed in edges:
+        weight = graph[u][v]["weight"] + speed if graph.has_edge(u, v) else speed
         graph.add_edge(u, v, weight=weight)
     leaves = {n for n in graph if topo.role(n) == "leaf"}
     parts = [c for c in nx.connected_components(graph) if c & leaves]
