@@ -31,6 +31,11 @@ class Maker(Generic[M]):
         self.factories = [(name, info.default_factory) for name, info in fields.items()
                           if info.default_factory is not None]
         self.required = [name for name, info in fields.items() if info.is_required()]
+        self.every: set[str] = set(fields)
+        """Every field's name: the one ``model_fields_set`` of all the objects given every
+        field. pydantic gives each object a set of its own (216 to 728 bytes: 110 MB of the
+        cables, port ends and end points of a 1,024-switch fabric), yet it only ever adds a
+        name to it (an assignment), and this one holds every name already."""
 
     def __call__(self, values: dict[str, Any]) -> M:
         for name in self.required:
@@ -42,7 +47,9 @@ class Maker(Generic[M]):
                 data[name] = factory()
         obj = _new(self.cls)
         _setattr(obj, "__dict__", data)
-        _setattr(obj, "__pydantic_fields_set__", set(values))
+        every = self.every
+        _setattr(obj, "__pydantic_fields_set__",
+                 every if len(values) == len(every) and values.keys() == every else set(values))
         _setattr(obj, "__pydantic_extra__", None)
         _setattr(obj, "__pydantic_private__", None)
         return obj

@@ -29,6 +29,29 @@ def test_maker_builds_what_validation_builds() -> None:
         _same(Maker(cls)(dict(values)), cls.model_validate(dict(values)), cls.__name__)
 
 
+def test_objects_given_every_field_share_one_fields_set() -> None:
+    """Their set names every field already: an assignment (pydantic adds the name) changes
+    nothing, for the object or for the others; objects given fewer fields keep their own."""
+    make = Maker(Cable)
+    endpoint = Maker(Endpoint)
+    ends = [endpoint({"device": f"leaf{i}", "interface": "Ethernet1"}) for i in range(2)]
+    every = {"a": ends[0], "b": ends[1], "a_port": None, "b_port": None, "speed_mbps": None,
+             "confirmed": False, "sources": [], "origin": "lldp"}
+    first, second = make(dict(every)), make(dict(every))
+    assert first.model_fields_set is second.model_fields_set
+    assert ends[0].model_fields_set is ends[1].model_fields_set
+    first.confirmed = True
+    assert first.confirmed and not second.confirmed
+    assert second.model_fields_set == set(Cable.model_fields) == first.model_fields_set
+    _same(second, Cable.model_validate(dict(every)), "cable")
+    some = {"a": ends[0], "b": ends[1], "origin": "lldp"}
+    third, fourth = make(dict(some)), make(dict(some))
+    assert third.model_fields_set is not fourth.model_fields_set
+    third.speed_mbps = 400_000
+    assert fourth.model_fields_set == {"a", "b", "origin"}
+    assert third.model_fields_set == {"a", "b", "origin", "speed_mbps"}
+
+
 def test_maker_refuses_a_missing_required_field() -> None:
     with pytest.raises(ValueError, match="interface"):
         Maker(Endpoint)({"device": "x"})
