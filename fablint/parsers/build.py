@@ -139,6 +139,10 @@ def _key(value: Any) -> Any:
     return value  # str, int, None, SourceRef
 
 
+RECENT_REFS = 64
+"""Source references ``Compactor`` keeps to share (the lines of about one port)."""
+
+
 class Compactor:
     """Makes the models of a large device small. Three ways:
 
@@ -162,9 +166,22 @@ class Compactor:
         self.memo: dict[Any, BaseModel] = {}
         self.values: dict[Any, Any] = {}
         """Sets and empty containers, one object per value (and iteration order)."""
+        self.sources: dict[bytes, FieldSources] = {}
+        """Sources of fewer keys that the parser knows many objects have (``share_sources``)."""
+        self.recent: dict[SourceRef, SourceRef] = {}
+        """The source references compacted last, one object per value: a port's lines are
+        named by several of its objects (an NX-OS port's service-policy line is the source of
+        its binding, its classification maps and the reference to the policy)."""
         self.done: dict[int, tuple[BaseModel, BaseModel]] = {}
         """id of a model shared by ports -> (it, its compacted self); the first element keeps
         the id from being reused."""
+
+    def share_sources(self, refs: dict[str, SourceRef]) -> None:
+        """Let every object whose ``field_src`` is ``refs`` share one (an NX-OS port's
+        classification maps: the same policy's lines on every port that binds it)."""
+        sources = FieldSources.compact(refs)
+        if sources.__class__ is FieldSources:
+            self.sources.setdefault(bytes(sources), sources)  # type: ignore[arg-type]
 
     def model(self, cls: type[ModelT], obj: Any) -> ModelT | Any:
         if obj.__class__ is not dict:
@@ -222,16 +239,26 @@ class Compactor:
                     value = NO_SOURCES
                 else:
                     value = FieldSources.compact(value)
-                    if len(value) >= 8 and value.__class__ is FieldSources:
-                        # many keys: a map's entries, which ports often have alike
-                        value = values.setdefault((FieldSources, bytes(value)), value)
+                    if value.__class__ is FieldSources:
+                        if len(value) >= 8:
+                            # many keys: a map's entries, which ports often have alike
+                            value = values.setdefault((FieldSources, bytes(value)), value)
+                        elif self.sources:
+                            value = self.sources.get(bytes(value), value)
             elif kind is str:
                 if len(value) <= 24 and not _HAS_DIGIT(value):
                     value = values.setdefault(value, value)  # a keyword, a profile's name
             elif kind is SourceRef:
-                file = self.files.setdefault(value[0], value[0])
-                if file is not value[0]:
-                    value = _new_tuple(SourceRef, (file, value[1]))
+                known = self.recent.get(value)
+                if known is not None:
+                    value = known
+                else:
+                    file = self.files.setdefault(value[0], value[0])
+                    if file is not value[0]:
+                        value = _new_tuple(SourceRef, (file, value[1]))
+                    if len(self.recent) >= RECENT_REFS:
+                        self.recent.clear()
+                    self.recent[value] = value
             elif kind is dict:
                 if not value:
                     value = values.setdefault(dict, value)
@@ -339,19 +366,24 @@ def _marshallable(value: Any) -> Any:
     return value  # str, int, float, bool, None, and sets of them
 
 
-def validate_device(device: Obj, path: str,
-                    prepare: Callable[[Obj], Obj] | None = None) -> Device:
+def validate_device(device: Obj, path: str, prepare: Callable[[Obj], Obj] | None = None,
+                    compactor: Compactor | None = None,
+                    prepared: Callable[[], None] | None = None) -> Device:
     """The model of a parsed device (plain data). A device of ``COMPACT_PORTS`` or more ports
     is validated port by port, each port's plain data freed as its model is made and what
     ports have alike shared (``Compactor``): the peak then holds the model and one port's
     data, not the whole switch twice. The model is the same either way. ``prepare``: what a
     port's plain data needs (thawed, resolved) before its model is made, port by port
-    (``Freezer``). A validation error (a parser bug) is a ParseError that names the file."""
+    (``Freezer``). ``compactor``: the one the parser shared models with already (references
+    made models as they were made are left as they are). ``prepared``: what the parser adds to
+    the device once every port is prepared. A validation error (a parser bug) is a ParseError
+    that names the file."""
     interfaces = device["interfaces"]
     where: tuple[str, ...] = ()
     try:
         if prepare is not None or len(interfaces) >= COMPACT_PORTS:
-            compactor = Compactor()
+            if compactor is None:
+                compactor = Compactor()
             for name, iface in interfaces.items():
                 where = ("interfaces", name)
                 if prepare is not None:
@@ -359,10 +391,14 @@ def validate_device(device: Obj, path: str,
                     if iface["name"] == name:
                         iface["name"] = name  # the key's string, not a thawed copy
                 interfaces[name] = compactor.port(iface)
+            where = ()
+            if prepared is not None:
+                prepared()
             references = device["references"]
             for index, reference in enumerate(references):
-                where = ("references", str(index))
-                references[index] = compactor.compact(Reference.model_validate(reference))
+                if reference.__class__ is dict:
+                    where = ("references", str(index))
+                    references[index] = compactor.compact(Reference.model_validate(reference))
             where = ()
             if prepare is not None:
                 _release_freed_memory()

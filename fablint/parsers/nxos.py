@@ -50,7 +50,8 @@ from pathlib import PurePath
 from typing import Any
 
 from fablint import units
-from fablint.model import ParseProblem, QosSettings, Queue, SourceRef
+from fablint.model import ParseProblem, PolicyBinding, QosSettings, Queue, Reference, SourceRef
+from fablint.parsers import build
 from fablint.parsers.base import (
     CONFIG_LINE_START,
     FOREIGN_WORD,
@@ -61,11 +62,14 @@ from fablint.parsers.base import (
     split_lines,
 )
 from fablint.parsers.build import (
+    Compactor,
+    Freezer,
     Obj,
     new_device,
     new_interface,
     new_qos,
     new_queue,
+    thaw,
     validate_device,
 )
 from fablint.parsers.cisco_acl import NAMED_DSCP, AclSyntaxError, parse_acl_entry
@@ -292,6 +296,19 @@ class _NxosBuilder:
         self.default_routed = False
         self.switchport_shutdown = False
         self.watchdog_global: tuple[bool, SourceRef] | None = None
+        self.freezer: Freezer | None = None
+        self.compactor: Compactor | None = None
+        """Set for a device validated port by port (``build.validate_device``): references
+        and the system's bindings are made models as they are made, shared by every port."""
+        self.system: dict[tuple[str, str | None], Obj] = {}
+        self.system_models: dict[tuple[str, str | None], Any] = {}
+        """``system`` as the models that a large device's ports share (``compactor``)."""
+        self.no_drop: dict[int, SourceRef] = {}
+        self.bound: set[tuple[str, str]] = set()
+        self.maps_of: dict[str, Obj | None] = {}
+        """qos policy name -> ``port_maps``."""
+        """(kind, name) of every policy a service-policy binds."""
+        self.shared_qos: dict[tuple[str | None, bool], QosSettings] = {}
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -340,9 +357,12 @@ class _NxosBuilder:
 
     def run(self, text: str) -> ParseResult:
         reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
+        self.freezer = Freezer.for_text(text, self.device["interfaces"])
         lines = self.scan(text)
         self.finish()
-        device = validate_device(self.device, self.path)
+        frozen = self.freezer is not None
+        device = validate_device(self.device, self.path, self.prepare_port if frozen else None,
+                                 self.compactor, self.record_policies if frozen else None)
         return ParseResult(
             devices=[device], problems=self.problems, lines=lines, unknown_lines=self.unknown,
             first_unknown=self.first_unknown or None, foreign_lines=self.foreign,
@@ -556,15 +576,21 @@ class _NxosBuilder:
                                        lambda name: normalise_interface([name]))
         if ports is None:
             return False
-        self.open(indent, self.h_interface_range, [self.interface(*port) for port in ports])
+        self.open(indent, self.h_interface_range,
+                  [self.interface(*port, alone=False) for port in ports])
         return True
 
-    def interface(self, name: str, kind: str) -> Obj:
-        """The port of that name, created at this line the first time it is named."""
+    def interface(self, name: str, kind: str, alone: bool = True) -> Obj:
+        """The port of that name, created at this line the first time it is named.
+        ``alone``: not one of the ports of a range (which must not be frozen meanwhile)."""
         interfaces = self.device["interfaces"]
         iface = interfaces.get(name)
         if iface is None:
             iface = interfaces[name] = new_interface(name, kind, self.ref(), kind in _ROUTED_KINDS)
+        if self.freezer is not None:
+            # every block is closed (interfaces open at the top level): the ports read
+            # before may be frozen
+            iface = self.freezer.opened(name, iface, alone)
         return iface
 
     def h_interface_range(self, words: list[str], indent: int, body: str) -> bool:
@@ -970,8 +996,8 @@ class _NxosBuilder:
     # -- resolve: what is in effect ------------------------------------------------------
 
     def finish(self) -> None:
-        bindings = self.all_bindings()
-        self.record_policies(bindings)
+        if self.freezer is not None or len(self.device["interfaces"]) >= build.COMPACT_PORTS:
+            self.compactor = Compactor()
         qos = self.device["qos"]
         qos["dscp_to_tc_default"] = "nxos-default"
         system = {_slot(b): b for b in self.system_bindings}
@@ -982,28 +1008,59 @@ class _NxosBuilder:
                 qos.update(self.class_maps_of(pmap))
                 qos["field_src"] = {**qos["field_src"], **qos.pop("maps_src")}
                 qos["src"] = classify["src"]  # the chain is the policy bound there
-        no_drop = self.network_qos(system.get(("network-qos", None)))
-        profiles = self.queuing_profiles(bindings)
-        self.resolve_interfaces(system, no_drop, profiles)
+        self.system = system
+        self.no_drop = self.network_qos(system.get(("network-qos", None)))
+        compactor = self.compactor
+        if compactor is not None:  # one model of each system binding, which ports share
+            self.system_models = {slot: compactor.model(PolicyBinding, b)
+                                  for slot, b in system.items()}
+        for b in self.system_bindings:
+            self.bind("system qos", b)
+        if self.freezer is not None:
+            return  # port by port as the device is validated (prepare_port, record_policies)
+        interfaces = self.device["interfaces"]
+        for iface in interfaces.values():
+            self.bind_port(iface)
+        self.record_policies()
+        for iface in interfaces.values():
+            self.resolve(iface)
 
-    def all_bindings(self) -> list[tuple[str, Obj]]:
-        """Every service-policy binding with its owner (``system qos``, ``interface X``)."""
-        out = [("system qos", b) for b in self.system_bindings]
-        for iface in self.device["interfaces"].values():
-            out += [(f"interface {iface['name']}", b) for b in iface["qos"]["policies"]]
-        return out
+    def bind_port(self, iface: Obj) -> None:
+        """``bind`` each service-policy of a port (only ports with QoS lines have any)."""
+        if iface["name"] in self.own_qos:
+            owner = f"interface {iface['name']}"
+            for b in iface["qos"]["policies"]:
+                self.bind(owner, b)
 
-    def record_policies(self, bindings: list[tuple[str, Obj]]) -> None:
-        """Device.policies (as written, bound or not) and every name reference."""
+    def bind(self, owner: str, b: Obj) -> None:
+        """What a service-policy binding makes, in the order of the bindings (``system qos``'s,
+        then each port's): its reference, the policy bound (``Device.policies``), and a bound
+        queuing output policy's QoS profile (``Device.qos_profiles``)."""
+        key = (b["kind"], b["name"])
+        self.bound.add(key)
+        if _slot(b) == ("queuing", "out"):
+            profiles = self.device["qos_profiles"]
+            pmap = self.policy_maps.get(("queuing", b["name"]))
+            if b["name"] not in profiles and pmap is not None:
+                profile = new_qos(b["name"], pmap["src"])
+                profile["queues"] = self.queues_of(pmap)
+                profiles[b["name"]] = profile
+        reference = {
+            "kind": f"policy-map type {b['kind']}", "name": b["name"], "owner": owner,
+            "resolved": key in self.policy_maps or is_builtin_policy(b["name"]),
+            "src": b["src"], "field_src": {},
+        }
+        compactor = self.compactor
+        # a large device's references are models at once: one a port, as many as ports
+        self.device["references"].append(
+            reference if compactor is None
+            else compactor.compact(Reference.model_validate(reference)))
+
+    def record_policies(self) -> None:
+        """Device.policies (as written, bound or not) and the references of class-maps, once
+        every binding is ``bind``-ed."""
         references = self.device["references"]
-        bound = {(b["kind"], b["name"]) for _, b in bindings}
-        for owner, b in bindings:
-            key = (b["kind"], b["name"])
-            references.append({
-                "kind": f"policy-map type {b['kind']}", "name": b["name"], "owner": owner,
-                "resolved": key in self.policy_maps or is_builtin_policy(b["name"]),
-                "src": b["src"], "field_src": {},
-            })
+        bound = self.bound
         policies = self.device["policies"]
         for (kind, name), pmap in self.policy_maps.items():
             owner = f"policy-map type {kind} {name}"
@@ -1130,53 +1187,49 @@ class _NxosBuilder:
                 fs[key] = aqm["src"]
         return {qid: Queue.model_validate(q) for qid, q in queues.items()}
 
-    def queuing_profiles(self, bindings: list[tuple[str, Obj]]) -> dict[str, Obj]:
-        """Each bound queuing output policy as a QoS profile that ports apply."""
+    def prepare_port(self, entry: Any) -> Obj:
+        """A frozen port, thawed, bound and resolved (``validate_device``)."""
+        iface = thaw(entry)
+        self.bind_port(iface)
+        return self.resolve(iface)
+
+    def resolve(self, iface: Obj) -> Obj:
+        """What is in effect on a port (its plain data, changed in place): defaults, and its
+        own QoS lines over the system's policies."""
+        system = self.system
         profiles = self.device["qos_profiles"]
-        for _, b in bindings:
-            if _slot(b) != ("queuing", "out") or b["name"] in profiles:
-                continue
-            pmap = self.policy_maps.get(("queuing", b["name"]))
-            if pmap is None:
-                continue
-            profile = new_qos(b["name"], pmap["src"])
-            profile["queues"] = self.queues_of(pmap)
-            profiles[b["name"]] = profile
-        return profiles
+        self.resolve_port(iface, self.device["interfaces"])
+        own = {_slot(b): b for b in iface["qos"]["policies"]}
+        # Queuing and PFC act on ports that carry traffic, not on SVIs or loopbacks.
+        lossless = iface["kind"] in ("physical", "port-channel")
+        out = own.get(("queuing", "out")) or system.get(("queuing", "out"))
+        profile = profiles.get(out["name"]) if out and lossless else None
+        if profile is not None:
+            iface["profile"] = profile["name"]
+        classify = own.get(("qos", "in"))
+        if iface["name"] in self.own_qos:
+            iface["qos"] = self.port_qos(iface["qos"], profile, self.no_drop, lossless, system,
+                                         classify)
+            return iface
+        key = (profile["name"] if profile else None, lossless)
+        shared = self.shared_qos.get(key)
+        if shared is None:
+            shared = self.shared_qos[key] = QosSettings.model_validate(
+                self.port_qos(new_qos(), profile, self.no_drop, lossless, system, None))
+        iface["qos"] = shared
+        return iface
 
-    def resolve_interfaces(
-        self, system: dict[tuple[str, str | None], Obj], no_drop: dict[int, SourceRef],
-        profiles: dict[str, Obj],
-    ) -> None:
-        interfaces = self.device["interfaces"]
-        shared: dict[tuple[str | None, bool], QosSettings] = {}
-        for iface in interfaces.values():
-            self.resolve_port(iface, interfaces)
-            own = {_slot(b): b for b in iface["qos"]["policies"]}
-            # Queuing and PFC act on ports that carry traffic, not on SVIs or loopbacks.
-            lossless = iface["kind"] in ("physical", "port-channel")
-            out = own.get(("queuing", "out")) or system.get(("queuing", "out"))
-            profile = profiles.get(out["name"]) if out and lossless else None
-            if profile is not None:
-                iface["profile"] = profile["name"]
-            classify = own.get(("qos", "in"))
-            if iface["name"] in self.own_qos:
-                iface["qos"] = self.port_qos(iface["qos"], profile, no_drop, lossless, system,
-                                             classify)
-                continue
-            key = (profile["name"] if profile else None, lossless)
-            if key not in shared:
-                shared[key] = QosSettings.model_validate(
-                    self.port_qos(new_qos(), profile, no_drop, lossless, system, None))
-            iface["qos"] = shared[key]
-
-    def resolve_port(self, iface: Obj, interfaces: dict[str, Obj]) -> None:
+    def resolve_port(self, iface: Obj, interfaces: dict[str, Any]) -> None:
         """Switchport, admin state and MTU defaults of one port."""
         fs = iface["field_src"]
         kind = iface["kind"]
         if "routed" not in fs and kind in ("physical", "port-channel"):
             parent = interfaces.get(iface.get("port_channel") or "")
-            iface["routed"] = parent["routed"] if parent is not None else self.default_routed
+            if parent is None:
+                iface["routed"] = self.default_routed
+            else:  # frozen, or a model already when the device is validated port by port
+                parent = thaw(parent)
+                iface["routed"] = parent["routed"] if parent.__class__ is dict else parent.routed
         if "admin_up" not in fs and (kind == "svi" or (
                 kind == "physical" and not iface["routed"] and self.switchport_shutdown)):
             iface["admin_up"] = False
@@ -1195,22 +1248,33 @@ class _NxosBuilder:
         """The QoS in effect on a port: its own lines over the system policies and defaults."""
         qos = dict(own)
         qos["field_src"] = dict(own["field_src"])
-        qos["policies"] = self.effective_bindings(own["policies"], system)
+        qos["policies"] = self.effective_bindings(own["policies"], self.system_models or system)
         if profile is not None:
             qos["queues"] = profile["queues"]
         if classify is not None:
-            pmap = self.policy_maps.get(("qos", classify["name"]))
-            if pmap is not None:
-                maps = self.class_maps_of(pmap)
-                maps["field_src"] = maps.pop("maps_src")
-                maps["src"] = classify["src"]
-                maps["dscp_to_tc_default"] = "nxos-default"
-                self.copy_device_pfc(maps)
-                qos["maps"] = maps
+            maps = self.port_maps(classify["name"])
+            if maps is not None:
+                qos["maps"] = {**maps, "src": classify["src"]}
         self.port_trust(qos, classify or system.get(("qos", "in")))
         if lossless:
             qos["pfc"] = self.port_pfc(own["pfc"], no_drop)
         return qos
+
+    def port_maps(self, name: str) -> Obj | None:
+        """The classification chain of the qos policy ``name`` on a port that binds it (all
+        but its ``src``, the port's line), made once a policy; None when no such policy."""
+        maps = self.maps_of.get(name)
+        if maps is None and name not in self.maps_of:
+            pmap = self.policy_maps.get(("qos", name))
+            if pmap is not None:
+                maps = self.class_maps_of(pmap)
+                maps["field_src"] = maps.pop("maps_src")
+                maps["dscp_to_tc_default"] = "nxos-default"
+                self.copy_device_pfc(maps)
+                if self.compactor is not None:  # one object that the ports' chains share
+                    self.compactor.share_sources(maps["field_src"])
+            self.maps_of[name] = maps
+        return maps
 
     def copy_device_pfc(self, maps: Obj) -> None:
         """A port's own qos policy changes DSCP -> qos-group only; which qos-groups are no-drop
@@ -1238,7 +1302,7 @@ class _NxosBuilder:
             qos["field_src"]["trust"] = binding["src"]
 
     @staticmethod
-    def effective_bindings(own: list[Obj], system: dict[tuple[str, str | None], Obj]) -> list[Obj]:
+    def effective_bindings(own: list[Obj], system: dict[tuple[str, str | None], Any]) -> list[Any]:
         mine = {_slot(b) for b in own}
         return [*own, *(b for slot, b in system.items() if slot not in mine)]
 
