@@ -304,6 +304,11 @@ FREEZE_BYTES = 4 << 20
 """A running-config at least this large (some 10,000 ports) keeps the plain data of the ports
 it has read serialised (``Freezer``)."""
 
+TRIM_PORTS = 8192
+"""Frozen ports thawed between two returns of the memory their bytes took (``malloc_trim``):
+the bytes are the C library's, which the models built meanwhile (Python's own arenas) would
+never reuse, so all of them would otherwise stay in the process until the device is done."""
+
 FREEZE_BATCH = 256
 """Ports read since the last freeze that are frozen together."""
 
@@ -384,12 +389,14 @@ def validate_device(device: Obj, path: str, prepare: Callable[[Obj], Obj] | None
         if prepare is not None or len(interfaces) >= COMPACT_PORTS:
             if compactor is None:
                 compactor = Compactor()
-            for name, iface in interfaces.items():
+            for count, (name, iface) in enumerate(interfaces.items(), 1):
                 where = ("interfaces", name)
                 if prepare is not None:
                     iface = prepare(iface)
                     if iface["name"] == name:
                         iface["name"] = name  # the key's string, not a thawed copy
+                    if count % TRIM_PORTS == 0:
+                        _release_freed_memory()
                 interfaces[name] = compactor.port(iface)
             where = ()
             if prepared is not None:
