@@ -233,11 +233,17 @@ def _nxos_chassis(ports: int) -> str:
     return str(bench.NXOS_HEADER) + "".join(blocks)
 
 
-@pytest.mark.parametrize(("vendor", "limit"), [("eos", 2000), ("nxos", 2800)])
-def test_the_model_of_a_large_chassis_stays_small(vendor: str, limit: int) -> None:
+@pytest.mark.parametrize(("vendor", "limit", "frozen"),
+                         [("eos", 2000, False), ("nxos", 2300, False), ("nxos", 2300, True)])
+def test_the_model_of_a_large_chassis_stays_small(
+        vendor: str, limit: int, frozen: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """A guard, not a timing: the model of a 2,000-port chassis (every port with its own PFC
-    lines) keeps at most ``limit`` bytes a port (about 1,650 and 2,450 now). Before it kept 5,600
-    (EOS) and 8,000 (NX-OS); ``bench/mem_big_config.py`` measures the whole lint."""
+    lines; NX-OS: and its own classification policy) keeps at most ``limit`` bytes a port
+    (about 1,650 and 2,070-2,090 now), read as a small file or frozen as a large one is. Before
+    it kept 5,600 (EOS) and 8,000, then 2,450 (NX-OS); ``bench/mem_big_config.py`` measures
+    the whole lint."""
+    if frozen:
+        monkeypatch.setattr(build, "FREEZE_BYTES", 0)
     text = _chassis(2000) if vendor == "eos" else _nxos_chassis(2000)
     assert _model_bytes_per_port(text, vendor, 2000) <= limit
 
@@ -341,3 +347,81 @@ def test_file_lines_leave_other_files_to_the_whole_text(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(data)
         assert FileLines.scan(str(tmp_path / name)) is None
     assert FileLines.scan(str(tmp_path / "missing.cfg")) is None
+
+
+NXOS_FROZEN_CASES = """hostname nx-fr1
+no system default switchport
+priority-flow-control watch-dog-interval on
+class-map type qos match-any ROCE
+  match dscp 24,26
+class-map type queuing match-any Q3
+  match qos-group 3
+policy-map type qos CLASSIFY
+  class ROCE
+    set qos-group 3
+policy-map type qos UNUSED
+  class ROCE
+    set qos-group 4
+policy-map type queuing PORT_EGRESS
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 60
+policy-map type queuing SYSTEM_EGRESS
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes \
+drop-probability 100 weight 0 ecn
+policy-map type network-qos NETWORK
+  class type network-qos c-8q-nq3
+    pause pfc-cos 3
+    mtu 9216
+interface Ethernet1/1
+  description member of a port-channel defined below
+  channel-group 10 mode active
+  priority-flow-control mode on
+interface Ethernet1/2
+  service-policy type qos input CLASSIFY
+  service-policy type queuing output PORT_EGRESS
+  mtu 9216
+interface Ethernet1/3-4
+  description a range of two
+  service-policy type qos input CLASSIFY
+  no shutdown
+interface Ethernet1/5
+  service-policy type qos input MISSING
+  service-policy type qos input CLASSIFY
+  no service-policy type qos input CLASSIFY
+  switchport
+interface Ethernet1/1
+  speed 100000
+  service-policy type qos input CLASSIFY
+interface port-channel10
+  switchport
+  mtu 9216
+interface Vlan10
+  no shutdown
+  ip address 10.0.0.1/24
+system qos
+  service-policy type queuing output SYSTEM_EGRESS
+  service-policy type network-qos NETWORK
+"""
+
+
+def test_frozen_nxos_ports_read_as_the_plain_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An NX-OS port frozen while the file is read and bound and resolved as the device is
+    validated gives what the plain way gives: a port opened again, a range, a port-channel
+    after its members, a port's own queuing policy (a QoS profile, in the order bound: after
+    the system's), a binding taken back, an unbound policy and system qos at the end."""
+    plain = _dump(NXOS_FROZEN_CASES, "nx-fr1.cfg", "nxos")
+    device = json.loads(plain)[0]
+    assert list(device["qos_profiles"]) == ["SYSTEM_EGRESS", "PORT_EGRESS"]
+    assert device["interfaces"]["Ethernet1/1"]["routed"] is False  # its port-channel's
+    assert device["interfaces"]["Ethernet1/4"]["qos"]["maps"]["name"] == "CLASSIFY"
+    assert device["policies"]["qos:UNUSED"]["bound"] is False
+    owners = [r["owner"] for r in device["references"] if r["kind"].startswith("policy-map")]
+    assert owners[:2] == ["system qos", "system qos"] and "interface Ethernet1/1" in owners
+    monkeypatch.setattr(build, "FREEZE_BYTES", 0)
+    for batch in (1, 2, 3):
+        monkeypatch.setattr(build, "FREEZE_BATCH", batch)
+        for ports in (1, 10**9):  # compacted, and validated in one go
+            monkeypatch.setattr(build, "COMPACT_PORTS", ports)
+            assert _dump(NXOS_FROZEN_CASES, "nx-fr1.cfg", "nxos") == plain

@@ -68,13 +68,13 @@ def decode_input(data: bytes, partial: bool = False) -> tuple[str, int]:
     return normalise_newlines(text), bad
 
 
-MAX_CLI_CONFIG_BYTES = {"eos": 64 * 1024 * 1024, "nxos": 32 * 1024 * 1024}
+MAX_CLI_CONFIG_BYTES = {"eos": 64 * 1024 * 1024, "nxos": 64 * 1024 * 1024}
 """The largest running-config fablint reads, by parser: a switch's is rarely over 2 MB, a
 chassis with thousands of subinterfaces a few. Every line of one is modelled, so its lint peaks
-at about 10 (EOS, 52 MB) and 40 (NX-OS, 5 MB) times the text in memory
-(``bench/mem_big_config.py``, a chassis with every port's QoS lines): these keep the peak
-under about 1.3 GB (EOS 0.7 GB), where the general limit on inputs (``detect.MAX_INPUT_BYTES``,
-256 MB) would allow 2.5 to 10 GB."""
+at about 9 (EOS, 52 MB) and 14 (NX-OS, 52 MB: 1.7 times as many ports a byte) times the text
+in memory (``bench/mem_big_config.py``, a chassis with every port's QoS lines): these keep the
+peak under about 1 GB (EOS 0.6 GB), where the general limit on inputs
+(``detect.MAX_INPUT_BYTES``, 256 MB) would allow 2.5 to 4 GB."""
 
 
 def refuse_oversized_config(text: str, path: str, parser: str) -> None:
@@ -83,7 +83,7 @@ def refuse_oversized_config(text: str, path: str, parser: str) -> None:
     if len(text) > limit:
         raise ParseError(path, None, f"a running-config of {len(text):,} characters is larger "
                          f"than the {limit:,} fablint reads (a switch's is rarely over 2 MB; "
-                         "its lint would hold 10 to 40 times its size in memory)")
+                         "its lint would hold 9 to 15 times its size in memory)")
 
 
 LINE_CHUNK = 1 << 20
