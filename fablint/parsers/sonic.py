@@ -59,7 +59,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from fablint import units
-from fablint.model import Aqm, BufferAssignment, ClassMaps, Device, ParseProblem, SourceRef
+from fablint.model import (
+    Aqm,
+    BufferAssignment,
+    ClassMaps,
+    Device,
+    ParseProblem,
+    Queue,
+    Reference,
+    SourceRef,
+)
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_watchdog
 from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
@@ -121,6 +130,41 @@ _ROCE_HEADER_FIELDS = {"BTH_OPCODE": "bth_opcode", "AETH_SYNDROME": "aeth_syndro
 _new_tuple = tuple.__new__
 """``SourceRef(file, line)`` without the Python-level ``__new__`` of a NamedTuple (one per
 field of every row)."""
+_new_object = object.__new__
+_set_slot = object.__setattr__
+
+
+class _Trusted:
+    """``cls.model_validate(values)`` for ``values`` the parser made with their fields' types
+    (``fablint.trusted.Maker`` without its required-field check, for the objects a switch has
+    hundreds of: references, queues, buffer assignments; a pydantic validation costs twice as
+    much). tests/test_sonic_construct.py builds every SONiC input both ways and compares."""
+
+    __slots__ = ("cls", "factories", "template")
+
+    def __init__(self, cls: type[Any]) -> None:
+        fields = cls.__pydantic_fields__
+        self.cls = cls
+        self.template = {name: info.default for name, info in fields.items()}
+        self.factories = [(name, info.default_factory) for name, info in fields.items()
+                          if info.default_factory is not None]
+
+    def __call__(self, values: dict[str, Any]) -> Any:
+        data = {**self.template, **values}  # the fields' order: every key is in the template
+        for name, factory in self.factories:
+            if name not in values:
+                data[name] = factory()
+        obj = _new_object(self.cls)
+        _set_slot(obj, "__dict__", data)
+        _set_slot(obj, "__pydantic_fields_set__", set(values))
+        _set_slot(obj, "__pydantic_extra__", None)
+        _set_slot(obj, "__pydantic_private__", None)
+        return obj
+
+
+_REFERENCE: Any = _Trusted(Reference)
+_QUEUE: Any = _Trusted(Queue)
+_ASSIGNMENT: Any = _Trusted(BufferAssignment)
 _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
 """DEVICE_METADATA ``platform`` / ``hwsku`` of NVIDIA Spectrum switches
 (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
@@ -474,7 +518,7 @@ class _SonicBuilder:
                      "src": src if src is not None else row.ref(field_name)}
         if not resolved:
             reference["resolved"] = False
-        self.add_reference(reference)
+        self.add_reference(_REFERENCE(reference))
         return resolved
 
     def target(self, row: Row, field_name: str, kind: str) -> Row | None:
@@ -935,8 +979,8 @@ class _SonicBuilder:
             for iface, ids in self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
-                    queues[queue_id] = {"id": queue_id, "src": src, "field_src": refs.copy(),
-                                        **fields}
+                    queues[queue_id] = _QUEUE({"id": queue_id, "src": src,
+                                               "field_src": refs.copy(), **fields})
                     if wrong_type:
                         assert scheduler is not None
                         self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} "
@@ -1031,7 +1075,7 @@ class _SonicBuilder:
                 assignment: BufferAssignment | None = None
                 for iface, ids in self.local_ports(row):
                     if assignment is None:  # validated once, shared by the row's PGs/queues
-                        assignment = BufferAssignment.model_validate(plain)
+                        assignment = _ASSIGNMENT(plain)
                     for n in ids:
                         iface[target][n] = assignment
         self.cable_lengths()
