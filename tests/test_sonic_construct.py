@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fablint.model import BufferAssignment, Queue, Reference
 from fablint.parsers import sonic
 from fablint.parsers.base import ParseError, ParseResult
 from tests.conftest import CORPUS, FIXTURES, bench_module
 from tests.test_ib_construct import _same
-from tests.test_sonic_parser_properties import DOCUMENTS
+from tests.test_sonic_parser_properties import DOCUMENTS, VALUES
 
 TRUSTED = {"_REFERENCE": Reference, "_QUEUE": Queue, "_ASSIGNMENT": BufferAssignment}
 
@@ -93,3 +94,72 @@ def test_generated_switches_build_what_validation_builds(
 @given(data=DOCUMENTS)
 def test_arbitrary_documents_build_what_validation_builds(data: dict[str, Any]) -> None:
     _both([(json.dumps(data, indent=2, ensure_ascii=False), "config_db.json")])
+
+
+# -- the plain read of a document (``_DocumentLoader.read_plain``) ---------------------------
+
+
+def _document(text: str, plain: bool) -> sonic.Document | str:
+    with pytest.MonkeyPatch.context() as patch:
+        if not plain:
+            patch.setattr(sonic, "key_lines", lambda _text: None)
+        try:
+            return sonic.load_document(text, "config_db.json")
+        except ParseError as exc:
+            return str(exc)
+
+
+def _documents_agree(text: str) -> None:
+    """The plain read and the LinedDict walk make the same tables, lines and problems."""
+    plain, walked = _document(text, True), _document(text, False)
+    if isinstance(walked, str):
+        assert plain == walked
+        return
+    assert isinstance(plain, sonic.Document)
+    assert (plain.lines, plain.unknown, plain.first_unknown, plain.problems) == \
+        (walked.lines, walked.unknown, walked.first_unknown, walked.problems)
+    assert list(plain.tables) == list(walked.tables)
+    for table, rows in walked.tables.items():
+        assert list(plain.tables[table]) == list(rows), table
+        for key, row in rows.items():
+            mine = plain.tables[table][key]
+            assert (mine.table, mine.key, mine.src, mine.merged) == \
+                (row.table, row.key, row.src, row.merged), key
+            assert list(mine.fields.items()) == list(row.fields.items()), key
+            assert [mine.ref(name) for name in row.fields] == \
+                [row.ref(name) for name in row.fields], key
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+def test_plain_read_of_real_files_is_the_walk(path: Path) -> None:
+    _documents_agree(path.read_text(encoding="utf-8", errors="replace"))
+
+
+def test_plain_read_is_taken_for_a_real_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: the corpus's switch is read the plain way, not walked."""
+    text = (CORPUS / "sonic" / "s6000-real-config_db.json").read_text(encoding="utf-8")
+    monkeypatch.setattr(sonic, "load", None)  # the walk would fail
+    document = sonic.load_document(text, "config_db.json")
+    assert len(document.tables["QUEUE"]) > 100 and document.unknown > 0
+
+
+OTHER_TABLES = st.dictionaries(
+    st.sampled_from(["FEATURE", "VLAN_MEMBER", "X", "BGP_NEIGHBOR|10.0.0.1", "PORT|Ethernet0",
+                     "QUEUE|Ethernet0|3"]), VALUES, max_size=4)
+"""Tables fablint does not model (and flat ``TABLE|key`` rows) among the modelled ones."""
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=DOCUMENTS, other=OTHER_TABLES, indent=st.sampled_from([None, 1, 4]))
+def test_plain_read_of_arbitrary_documents_is_the_walk(
+        data: dict[str, Any], other: dict[str, Any], indent: int | None) -> None:
+    _documents_agree(json.dumps({**other, **data, **other}, indent=indent, ensure_ascii=False))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=DOCUMENTS, extra=st.sampled_from(['\n', '\n\n', '  ', ' :', '{"x": 1}']))
+def test_plain_read_of_odd_layouts_is_the_walk(data: dict[str, Any], extra: str) -> None:
+    """Blank lines, spaces before colons, two keys on a line: the same, or read the other way."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    _documents_agree(text.replace('": ', '"' + extra.replace(":", "") + ': ', 3)
+                     .replace(",\n", "," + extra + "\n", 3))

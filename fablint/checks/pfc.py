@@ -186,7 +186,8 @@ class PfcOnLossyPriority(Rule):
                 - port.qos.pfc.tunnel_priorities):
             pfc = iface.qos.pfc
             maps = device.maps_for(iface)
-            carried = maps.dscps_by_priority()
+            # one map chain for most ports: 64 DSCPs resolved once, not per port (read only)
+            carried = ctx.once("dscps_by_priority", maps, maps.dscps_by_priority)
             default_prio = maps.pfc_priority_of(maps.class_of_dscp(0))
             errors: dict[int, str] = {}
             unused: dict[int, str] = {}

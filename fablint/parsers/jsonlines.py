@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, compress, count, islice, repeat
 from json.decoder import scanstring
 from typing import Any
 
@@ -300,18 +300,19 @@ def _lined(obj: dict[str, Any], depth: int, limit: int, starts: Iterator[int]) -
     return out
 
 
-def _load_fast(text: str, depth: int) -> Loaded | None:
-    """``load`` of a document written one key per line (what sonic-cfggen, SONiC's rendered
-    templates and every ``json.dump(indent=…)`` write): ``json.loads`` in C, and the line of
-    each key from the lines that hold ``":`` once the space between a quote and a colon is
-    taken out (in text order, which is the order of a walk of the parsed objects).
+def key_lines(text: str) -> tuple[dict[str, Any], list[int]] | None:
+    """``json.loads(text)`` (an object) and the line of each of its keys, in the order of a
+    walk of the parsed objects, for a document written one key per line (what sonic-cfggen,
+    SONiC's rendered templates and every ``json.dump(indent=…)`` write): the lines that hold
+    ``":`` once the space between a quote and a colon is taken out, which is text order.
 
     None when that is not certain (then the document is walked). Every key ends in ``":``
     when the colons are on the keys' lines; the other places a valid text holds it are an
     escaped quote (``\\":``, refused) and the start of a string that begins with a colon,
     which would make more of them than keys. So their count, the count of lines holding one
     and the count of keys found by the walk must be equal: a line with two keys, a duplicate
-    key (``json.loads`` keeps one) or such a string makes them differ."""
+    key (``json.loads`` keeps one) or such a string makes them differ. This checks the first
+    two; the caller, whose walk takes one line per key, the third (``_lined``)."""
     if len(text) > FAST_MAX_CHARS:
         return None
     keyed = text
@@ -328,11 +329,28 @@ def _load_fast(text: str, depth: int) -> Loaded | None:
         return None
     if value.__class__ is not dict:
         return None
-    starts = [n for n, line in enumerate(keyed.split("\n"), 1) if '":' in line]
+    # the numbers of the lines holding '":', by C-level calls rather than a loop per line
+    starts = list(compress(count(1), map(str.__contains__, keyed.split("\n"), _KEY_ENDS)))
     if len(starts) != total:
         return None  # some line holds two keys (or more)
-    starts.append(0)  # taken by a walk that finds more keys than there are key lines
-    lines = iter(starts)
+    return value, starts
+
+
+_KEY_ENDS = repeat('":')
+
+
+def _load_fast(text: str, depth: int) -> Loaded | None:
+    """``load`` through ``key_lines``: ``json.loads`` in C, then LinedDicts from the walk."""
+    found = key_lines(text)
+    if found is None:
+        return None
+    return lined(*found, depth)
+
+
+def lined(value: dict[str, Any], starts: list[int], depth: int = 4) -> Loaded | None:
+    """``key_lines``'s answer as ``load`` gives it (LinedDicts), or None when the walk does not
+    take exactly one line per key."""
+    lines = iter([*starts, 0])  # 0: taken by a walk that finds more keys than key lines
     try:
         root = _lined(value, 1, depth, lines)
         if next(lines) != 0:

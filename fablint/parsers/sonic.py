@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import PurePath
 from typing import Any
 
@@ -71,7 +72,16 @@ from fablint.model import (
 )
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_watchdog
-from fablint.parsers.jsonlines import JsonSyntaxError, LinedDict, load
+from fablint.parsers.jsonlines import (
+    _CONTAINERS,
+    JsonSyntaxError,
+    LinedDict,
+    _keys_in,
+    _lined,
+    key_lines,
+    lined,
+    load,
+)
 
 SONIC_DEFAULT_MTU = 9100
 PFCWD_DEFAULT_MS = 200.0
@@ -286,8 +296,11 @@ class _DocumentLoader:
                                           kind=kind))  # type: ignore[arg-type]
 
     def run(self) -> Document:
+        found = key_lines(self.text)
+        if found is not None and self.read_plain(*found):
+            return self.document()
         try:
-            loaded = load(self.text)
+            loaded = (lined(*found) if found is not None else None) or load(self.text)
         except JsonSyntaxError as exc:
             raise ParseError(self.path, min(exc.line, self.lines),
                              f"not valid JSON: {exc.message}") from None
@@ -306,9 +319,85 @@ class _DocumentLoader:
                 root = root[wrappers[0]]
                 end = min(after, default=end)
         self.read_root(root, end)
+        return self.document()
+
+    def document(self) -> Document:
         self.unknown = max(0, min(self.unknown, self.lines))
         return Document(self.path, self.tables, self.lines, self.unknown, self.problems,
                         self.first_unknown if self.unknown else None)
+
+    def read_plain(self, root: dict[str, Any], starts: list[int]) -> bool:
+        """``read_root`` of ``jsonlines.key_lines``'s answer: the plain objects of
+        ``json.loads`` and the line of each key in walk order, without making LinedDicts of
+        them first. A row of scalars (most of a config_db) keeps its dict as the row's fields
+        with a dict of its keys' lines beside it; other values take the way of ``load``
+        (``jsonlines.lined``), and the tables fablint does not model are passed over. False
+        (nothing kept) when the walk does not take one line per key, and for what this does
+        not cover (a wrapped document, ``name@`` list fields): then ``run`` reads as before."""
+        if self.list_fields or not any(map(_is_table_key, root)):
+            return False
+        lines = iter([*starts, 0])  # 0: taken by a walk finding more keys than key lines
+        tops: list[int] = []
+        unknown: list[int] = []  # indexes in ``tops`` of the tables not modelled
+        path = self.path
+        try:
+            for key, value in root.items():
+                line = next(lines)
+                cls = value.__class__
+                if "|" in key:
+                    table, rest = key.split("|", 1)
+                    if table not in MODELLED:
+                        unknown.append(len(tops))
+                        if cls is dict or cls is list:
+                            _skip(lines, _keys_in(value))
+                    else:
+                        if cls is dict:
+                            value = _lined(value, 2, 4, lines)
+                        elif cls is list:
+                            _skip(lines, _keys_in(value))
+                        self.add_row(table, rest, value, line)
+                    tops.append(line)
+                    continue
+                tops.append(line)
+                if key not in MODELLED:
+                    unknown.append(len(tops) - 1)
+                    if cls is dict or cls is list:
+                        _skip(lines, _keys_in(value))
+                    continue
+                if cls is not dict:
+                    if cls is list:
+                        _skip(lines, _keys_in(value))
+                    self.problem(line, f"table {key} is not a JSON object; ignored")
+                    continue
+                rows: dict[str, Row] | None = self.tables.get(key)
+                for row_key, row in value.items():
+                    row_line = next(lines)
+                    kind = row.__class__
+                    if kind is dict:
+                        if _CONTAINERS.isdisjoint(map(type, row.values())):  # most rows
+                            if rows is None:
+                                rows = self.tables[key] = {}
+                            rows[row_key] = Row(key, row_key, row,
+                                                _new_tuple(SourceRef, (path, row_line)),
+                                                dict(zip(row, lines, strict=False)))
+                            continue
+                        row = _lined(row, 3, 4, lines)
+                    elif kind is list:
+                        _skip(lines, _keys_in(row))
+                    self.add_row(key, row_key, row, row_line)
+                    rows = self.tables.get(key)
+            complete = next(lines) == 0 and next(lines, None) is None
+        except StopIteration:
+            complete = False
+        if not complete:  # the keys and their lines do not pair up: read the other way
+            self.tables, self.problems, self.unknown, self.first_unknown = {}, [], 0, None
+            return False
+        end = self.lines + 1
+        for n in unknown:
+            self.unknown += max(1, (tops[n + 1] if n + 1 < len(tops) else end) - tops[n])
+        if unknown:
+            self.first_unknown = tops[unknown[0]]
+        return True
 
     @staticmethod
     def spans(obj: LinedDict, keys: list[str], end: int, skip: str | None = None) -> int:
@@ -357,6 +446,12 @@ class _DocumentLoader:
         if rows is None:
             rows = self.tables[table] = {}
         rows[key] = Row(table, key, fields, src, getattr(fields, "lines", {}))
+
+
+def _skip(lines: Iterator[int], count: int) -> None:
+    """Pass over the lines of ``count`` keys (of values whose lines are not kept)."""
+    if count:
+        next(islice(lines, count, count), None)
 
 
 def _without_surrogates(text: str) -> str:
