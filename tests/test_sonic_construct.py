@@ -21,7 +21,18 @@ from tests.conftest import CORPUS, FIXTURES, bench_module
 from tests.test_ib_construct import _same
 from tests.test_sonic_parser_properties import DOCUMENTS, VALUES
 
-TRUSTED = {"_REFERENCE": Reference, "_QUEUE": Queue, "_ASSIGNMENT": BufferAssignment}
+
+def _validated_reference(kind: str, name: str, owner: str, src: Any, resolved: bool) -> Any:
+    given = {"kind": kind, "name": name, "owner": owner, "src": src}
+    return Reference.model_validate(given if resolved else {**given, "resolved": False})
+
+
+VALIDATED = {
+    "_reference": _validated_reference,
+    "_queue": lambda queue_id, src, refs, fields: Queue.model_validate(
+        {"id": queue_id, "src": src, "field_src": refs.copy(), **fields}),
+    "_ASSIGNMENT": BufferAssignment.model_validate,
+}
 
 
 def _parse(docs: list[tuple[str, str]]) -> ParseResult | str:
@@ -35,8 +46,8 @@ def _both(docs: list[tuple[str, str]]) -> ParseResult | None:
     """Parse ``docs`` as the parser does and with every object validated; they must agree."""
     built = _parse(docs)
     with pytest.MonkeyPatch.context() as patch:
-        for name, cls in TRUSTED.items():
-            patch.setattr(sonic, name, cls.model_validate)
+        for name, validated in VALIDATED.items():
+            patch.setattr(sonic, name, validated)
         validated = _parse(docs)
     if isinstance(validated, str):
         assert built == validated

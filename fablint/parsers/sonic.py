@@ -172,9 +172,37 @@ class _Trusted:
         return obj
 
 
-_REFERENCE: Any = _Trusted(Reference)
-_QUEUE: Any = _Trusted(Queue)
 _ASSIGNMENT: Any = _Trusted(BufferAssignment)
+_GIVEN = frozenset({"src", "kind", "name", "owner"})
+_GIVEN_UNRESOLVED = _GIVEN | {"resolved"}
+
+
+def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool) -> Reference:
+    """``Reference.model_validate({"kind": …, "name": …, "owner": …, "src": …})``, with
+    ``"resolved": False`` given only when it does not resolve (``_Trusted``, written out for
+    the most numerous object of a switch: about two per QUEUE and BUFFER_* row)."""
+    obj = _new_object(Reference)
+    _set_slot(obj, "__dict__", {"src": src, "field_src": {}, "kind": kind, "name": name,
+                                "owner": owner, "resolved": resolved})
+    _set_slot(obj, "__pydantic_fields_set__", set(_GIVEN if resolved else _GIVEN_UNRESOLVED))
+    _set_slot(obj, "__pydantic_extra__", None)
+    _set_slot(obj, "__pydantic_private__", None)
+    return obj
+
+
+def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], fields: Obj) -> Queue:
+    """``Queue.model_validate({"id": …, "src": …, "field_src": refs, **fields})`` where
+    ``fields`` holds some of ``scheduling``, ``ecn`` and ``wred`` (``_Trusted``, written out:
+    one per queue of every port)."""
+    obj = _new_object(Queue)
+    _set_slot(obj, "__dict__", {"src": src, "field_src": refs.copy(), "id": queue_id,
+                                "name": None, "scheduling": fields.get("scheduling"),
+                                "bandwidth_percent": None, "ecn": fields.get("ecn"),
+                                "wred": fields.get("wred")})
+    _set_slot(obj, "__pydantic_fields_set__", {"id", "src", "field_src", *fields})
+    _set_slot(obj, "__pydantic_extra__", None)
+    _set_slot(obj, "__pydantic_private__", None)
+    return obj
 _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
 """DEVICE_METADATA ``platform`` / ``hwsku`` of NVIDIA Spectrum switches
 (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
@@ -569,6 +597,8 @@ class _SonicBuilder:
         self.target_cache: dict[tuple[str, str], tuple[str | None, Row | None]] = {}
         self.mode_cache: dict[str, tuple[str | None, str | None]] = {}
         self.ids_cache: dict[str, list[int]] = {}
+        self.ports_cache: dict[str, list[tuple[Obj, list[int]]]] = {}
+        """``local_ports`` of a key whose ports all exist (the ids lists are read only)."""
         self.priorities_cache: dict[str, list[int]] = {}
         self.lossless_rows: bool | None = None
         """Some PORT_QOS_MAP row has pfc_enable and pfc_to_queue_map (``template_lossy``)."""
@@ -607,13 +637,9 @@ class _SonicBuilder:
         ``field_name`` when the caller has it already."""
         if resolved is None:
             resolved = name in self.tables.get(kind, {})
-        # 'resolved' and 'field_src' are left to their defaults (True, {}) where they have
-        # them: what is not given costs the validation nothing (a queue row makes two).
-        reference = {"kind": kind, "name": name, "owner": f"{row.table}|{row.key}",
-                     "src": src if src is not None else row.ref(field_name)}
-        if not resolved:
-            reference["resolved"] = False
-        self.add_reference(_REFERENCE(reference))
+        self.add_reference(_reference(kind, name, f"{row.table}|{row.key}",
+                                      src if src is not None else row.ref(field_name),
+                                      resolved))
         return resolved
 
     def target(self, row: Row, field_name: str, kind: str) -> Row | None:
@@ -639,18 +665,25 @@ class _SonicBuilder:
         name, target = hit
         if name is None:
             return None, None
-        ref = row.ref(field_name)
-        self.reference(row, field_name, kind, name, resolved=target is not None, src=ref)
+        line = row.lines.get(field_name) if row.merged is None else None
+        ref = (_new_tuple(SourceRef, (row.src.file, line)) if line is not None
+               else row.ref(field_name))
+        self.add_reference(_reference(kind, name, f"{row.table}|{row.key}", ref,
+                                      target is not None))
         return target, ref
 
-    def local_ports(self, row: Row) -> Iterator[tuple[Obj, list[int]]]:
+    def local_ports(self, row: Row) -> list[tuple[Obj, list[int]]]:
         """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
-        parts = row.key.split("|")
+        key = row.key
+        hit = self.ports_cache.get(key)  # each port's key: once per table, and in a few
+        if hit is not None:
+            return hit
+        parts = key.split("|")
         if len(parts) < 2:
             self.problem(row.src, f"{row.owner}: key is not PORT|ID; ignored")
-            return
+            return []
         if len(parts) > 2 and not self.is_local(parts[:-2]):
-            return  # a VOQ system port of another linecard or ASIC
+            return []  # a VOQ system port of another linecard or ASIC
         ids = self.ids_cache.get(parts[-1])  # the same few spellings on every port
         if ids is None:
             try:
@@ -659,12 +692,19 @@ class _SonicBuilder:
             except ValueError:
                 self.problem(row.src, f"{row.owner}: {parts[-1]!r} is not a list of ids in "
                                       f"0-{MAX_QUEUE_ID}; ignored")
-                return
+                return []
             self.ids_cache[parts[-1]] = ids
+        found = []
+        missing = False
         for port in _port_list(parts[-2]):
             iface = self.port(row, port)
             if iface is not None:
-                yield iface, ids
+                found.append((iface, ids))
+            else:
+                missing = True
+        if not missing:  # a key naming a missing port records its reference for each row
+            self.ports_cache[key] = found
+        return found
 
     def is_local(self, prefix: list[str]) -> bool:
         """Is a VOQ system port prefix (``host|asic``) this device's?"""
@@ -1074,8 +1114,7 @@ class _SonicBuilder:
             for iface, ids in self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
-                    queues[queue_id] = _QUEUE({"id": queue_id, "src": src,
-                                               "field_src": refs.copy(), **fields})
+                    queues[queue_id] = _queue(queue_id, src, refs, fields)
                     if wrong_type:
                         assert scheduler is not None
                         self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} "
