@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fablint.model import BufferAssignment, Queue, Reference
+from fablint.model import BufferAssignment, Interface, Queue, Reference
 from fablint.parsers import sonic
 from fablint.parsers.base import ParseError, ParseResult
 from tests.conftest import CORPUS, FIXTURES, bench_module
@@ -32,6 +32,7 @@ VALIDATED = {
     "_queue": lambda queue_id, src, refs, fields: Queue.model_validate(
         {"id": queue_id, "src": src, "field_src": refs.copy(), **fields}),
     "_ASSIGNMENT": BufferAssignment.model_validate,
+    "_interface": Interface.model_validate,
 }
 
 
@@ -75,8 +76,8 @@ def test_real_and_fixture_files_build_what_validation_builds(
 
 def test_the_comparison_meets_every_trusted_object() -> None:
     """Not vacuous: the inputs hold references (resolved and not), queues with and without
-    ECN, buffer assignments naming a profile and dynamic ones, and a folder of one device's
-    files that merges."""
+    ECN, buffer assignments naming a profile and dynamic ones, ports with ACLs, neighbours and
+    a PFC watchdog, and a folder of one device's files that merges."""
     seen: set[str] = set()
     for path in _inputs():
         result = _both([(path.read_text(encoding="utf-8", errors="replace"), str(path))])
@@ -86,8 +87,11 @@ def test_the_comparison_meets_every_trusted_object() -> None:
                 seen |= {f"ecn {q.ecn is not None}" for q in iface.qos.queues.values()}
                 seen |= {f"dynamic {a.dynamic}" for a in [*iface.buffer_pgs.values(),
                                                           *iface.buffer_queues.values()]}
+                seen |= {"acl binding"} if iface.acls else set()
+                seen |= {"neighbor"} if iface.neighbor is not None else set()
+                seen |= {"watchdog"} if iface.qos.pfc.watchdog.enabled else set()
     assert seen == {"resolved True", "resolved False", "ecn True", "ecn False",
-                    "dynamic True", "dynamic False"}
+                    "dynamic True", "dynamic False", "acl binding", "neighbor", "watchdog"}
     folder = FIXTURES / "reference" / "sonic-azure-dell-z9332f"
     merged = _both([(p.read_text(encoding="utf-8"), str(p))
                     for p in sorted(folder.glob("*.json"))])
