@@ -7,46 +7,47 @@ input that could not be read or parsed; 3 internal error (a bug: please report i
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import os
-import stat
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from fablint import __version__
 from fablint.checks import REGISTRY
 from fablint.collect.cli import collect_command, drift_command
-from fablint.config import ProjectConfig, find_config, load_config
-from fablint.engine import (
-    EXIT_ERROR,
-    LintOptions,
-    LintResult,
-    UsageError,
-    baseline_document,
-    lint,
-)
+from fablint.engine import EXIT_ERROR, LintOptions, UsageError, lint
 from fablint.ingest import PathNotFound, parse_file
+from fablint.lintcmd import (  # noqa: F401  (_color, _render: tests use them through cli)
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    FailOnChoice,
+    Format,
+    _color,
+    _emit,
+    _fail,
+    _leave,
+    _load_intent,
+    _load_profile,
+    _load_project,
+    _plain_summary,
+    _render,
+    _say_interrupted,
+    _tolerate_narrow_encodings,
+    _write_atomic,
+    run_lint,
+)
 from fablint.parallel import gc_paused
 from fablint.parsers import PARSERS
-from fablint.policy import Policy
-from fablint.profiles import display_path, load_policy, profile_infos, show_json, show_yaml
+from fablint.profiles import display_path, profile_infos, show_json, show_yaml
 from fablint.redact import forget as forget_secrets
-from fablint.redact import remember, scrub
-from fablint.report import REPORTERS
+from fablint.redact import remember
 from fablint.resources import rule_docs_dir
 from fablint.yamlio import ConfigError
-
-if TYPE_CHECKING:
-    from fablint.intent import Intent
-
-EXIT_INTERNAL = 3
-EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="fablint",
@@ -60,129 +61,6 @@ profiles_app = typer.Typer(help="List and show policy profiles.", no_args_is_hel
 app.add_typer(profiles_app, name="profiles")
 app.command("collect")(collect_command)
 app.command("drift")(drift_command)
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-    github = "github"
-    gitlab = "gitlab"
-    concise = "concise"
-    markdown = "markdown"
-
-
-class FailOnChoice(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-    never = "never"
-
-
-def _fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    typer.echo(f"fablint: error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _emit(text: str) -> None:
-    """Print an output (report, dump, drawing) with the inputs' secrets masked."""
-    sys.stdout.write(scrub(text))
-
-
-def _write_atomic(path: Path, content: str) -> None:
-    """Write ``content`` (secrets masked) to ``path`` through a temporary file in the same
-    folder.
-
-    Only regular files are replaced that way: a device, pipe or socket given as the output
-    (``/dev/null``, ``/dev/stdout``, a FIFO) is written to in place, never renamed over.
-    """
-    content = scrub(content)
-    if path.exists() and not path.is_file():
-        if path.is_dir():
-            _fail(f"cannot write {path}: it is a folder")
-        try:
-            with path.open("w", encoding="utf-8") as handle:
-                handle.write(content)
-        except OSError as exc:
-            _fail(f"cannot write {path}: {exc.strerror or exc}")
-        return
-    folder = path.parent if str(path.parent) else Path()
-    if not folder.is_dir():
-        _fail(f"cannot write {path}: folder {folder} does not exist")
-    import tempfile  # only --output needs it
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        os.fchmod(fd, _output_mode(path))  # mkstemp's 0600 is for its own secrecy, not ours
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(content)
-        Path(tmp).replace(path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        _fail(f"cannot write {path}: {exc.strerror or exc}")
-
-
-def _output_mode(path: Path) -> int:
-    """The permissions a report gets: those of the file it replaces, else what the umask
-    gives a new file (0644 under umask 022), as with any shell redirection."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mask = os.umask(0o022)  # reading the umask means setting it: put it straight back
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-def _color(flag: bool | None) -> bool:
-    """--color/--no-color, else the conventions rich and most tools follow: NO_COLOR off,
-    FORCE_COLOR on (CI logs that render colour), TERM=dumb off, else colour on a terminal."""
-    if flag is not None:
-        return flag
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    if os.environ.get("TERM") == "dumb":
-        return False
-    return sys.stdout.isatty()
-
-
-def _load_profile(project: ProjectConfig, profile: str | None) -> Policy:
-    """``--profile`` (relative to the working folder) or fablint.yaml's, with its overrides."""
-    return load_policy(
-        profile or project.profile, project.policy,
-        project.root if profile is None else Path.cwd(),
-        overrides_where=f"{project.source}: policy" if project.source else "policy",
-    )
-
-
-def _load_intent(path: Path | None, project: ProjectConfig) -> Intent | None:
-    """The intended cabling from ``--intent`` or fablint.yaml's ``intent`` (ConfigError)."""
-    if path is None and project.intent:
-        path = (project.root or Path.cwd()) / project.intent
-    if path is None:
-        return None
-    from fablint.intent import load_intent  # only runs with an intent import it
-
-    if not path.is_file():
-        raise ConfigError(f"intended topology {path} not found")
-    return load_intent(path)
-
-
-def _load_project(paths: list[str], config_path: Path | None) -> ProjectConfig:
-    if config_path is not None:
-        if not config_path.is_file():
-            _fail(f"config file {config_path} not found")
-        return load_config(config_path)
-    start = Path(paths[0]) if paths else Path.cwd()
-    if len(paths) > 1:
-        # abspath, not resolve: a symbolic link loop among the paths is reported by the read
-        start = Path(os.path.commonpath([str(Path(p).absolute()) for p in paths]))
-    found = find_config(start) if start.exists() else None
-    return load_config(found)
-
-
 ConfigOption = Annotated[
     Path | None, typer.Option("--config", "-c", help="fablint.yaml to use.")]
 ProfileOption = Annotated[
@@ -285,197 +163,13 @@ def lint_command(
     Exit codes: 0 no finding at or above --fail-on (default error); 1 findings at or above it;
     2 usage error, or an input that could not be read or parsed; 3 internal error (a bug).
     """
-    if vendor is not None and vendor not in PARSERS:
-        _fail(f"unknown --vendor {vendor!r}; choose from {', '.join(PARSERS)}")
-    extra_outputs = [_also(value) for value in also or []]
-    reported = paths
-    if report_only:
-        paths = fabric or ["."]
-    elif fabric:
-        _fail("--fabric is only used with --report-only")
-    try:
-        project = _load_project(paths, config)
-        policy = _load_profile(project, profile)
-        baseline_path = baseline
-        if baseline_path is None and project.baseline and write_baseline is None:
-            baseline_path = (project.root or Path.cwd()) / project.baseline
-        if update_baseline and baseline_path is None:
-            _fail("--update-baseline needs a baseline: --baseline FILE or 'baseline:' in "
-                  "fablint.yaml")
-        result = lint(LintOptions(
-            paths=paths, config=project, policy=policy, select=_split(select),
-            ignore=_split(ignore), vendor=vendor,
-            fail_on=fail_on.value if fail_on else None,
-            baseline=baseline_path, jobs=jobs, intent=_load_intent(intent, project),
-        ))
-    except (ConfigError, UsageError) as exc:
-        _fail(str(exc))
-    except PathNotFound as exc:
-        _fail(f"path not found: {exc}")
-
-    if fix or diff:
-        result = _apply_fixes(result, diff, paths, project, policy, baseline_path, select,
-                              ignore, vendor, fail_on, jobs, intent)
-        if diff:
-            raise typer.Exit(result.exit_code)
-    if update_baseline and baseline_path is not None:
-        _write_atomic(baseline_path, json.dumps(baseline_document(result.baseline_known),
-                                                indent=2) + "\n")
-        typer.echo(f"fablint: {baseline_path}: kept {len(result.baseline_known)} entr"
-                   f"{'y' if len(result.baseline_known) == 1 else 'ies'}, pruned "
-                   f"{result.baseline_stale} that no longer match", err=True)
-    if report_only:
-        result = _report_only(result, reported)
-    if write_baseline is not None:
-        _write_atomic(write_baseline, json.dumps(baseline_document(result.findings), indent=2)
-                      + "\n")
-        typer.echo(
-            f"fablint: recorded {len(result.findings)} finding(s) in {write_baseline}", err=True
-        )
-        raise typer.Exit(EXIT_ERROR if result.errors else 0)
-
-    if statistics:
-        report = _statistics(result)
-    else:
-        report = _render(result, output_format, project, output is None and _color(color),
-                         no_fixes)
-    if quiet and output_format == Format.text and not statistics:
-        report = "" if not result.findings else report[:report.rstrip("\n").rfind("\n") + 1]
-    for extra_format, extra_path in extra_outputs:
-        _write_atomic(extra_path, _render(result, extra_format, project, False, no_fixes))
-    if output is not None:
-        _write_atomic(output, report)
-        if output_format != Format.text:
-            typer.echo(_plain_summary(result), err=True)
-    else:
-        _emit(report)
-    raise typer.Exit(result.exit_code)
-
-
-def _also(value: str) -> tuple[Format, Path]:
-    """``--also sarif:fablint.sarif`` -> (format, path); the path may hold colons."""
-    name, sep, path = value.partition(":")
-    if not sep or not path:
-        _fail(f"--also {value!r}: give FORMAT:FILE, e.g. sarif:fablint.sarif")
-    try:
-        return Format(name.strip().lower()), Path(path)
-    except ValueError:
-        _fail(f"--also {value!r}: unknown format {name!r}; choose from "
-              f"{', '.join(f.value for f in Format)}")
-
-
-def _apply_fixes(result: LintResult, diff: bool, paths: list[str], project: ProjectConfig,
-                 policy: Policy, baseline_path: Path | None, select: list[str] | None,
-                 ignore: list[str] | None, vendor: str | None,
-                 fail_on: FailOnChoice | None, jobs: int | None,
-                 intent: Path | None) -> LintResult:
-    """--diff prints the changes (the result's exit code: 1 when there is one); --fix writes
-    them and lints again, so what is reported is what is left."""
-    import dataclasses
-
-    from fablint.fixes import apply
-
-    changes = apply.plan(result.findings)
-    if diff:
-        text = "".join(change.diff() for change in changes)
-        sys.stdout.write(text)
-        return dataclasses.replace(result, findings=[f for c in changes for f in c.fixed],
-                                   errors=[], fail_on="info")
-    fixed = 0
-    touched: set[str] = set()
-    # A fix can reveal the next finding (PFC turned on: now the watchdog must watch it), so
-    # fix and lint again, as ruff does, until nothing more applies.
-    for _round in range(5):
-        changes = [c for c in changes if c.new != c.old]
-        if not changes:
-            break
-        for change in changes:
-            try:
-                apply.write(change)
-            except OSError as exc:
-                _fail(f"cannot write {change.path}: {exc.strerror or exc}")
-            fixed += len(change.fixed)
-            touched.add(change.path)
-        try:
-            result = lint(LintOptions(
-                paths=paths, config=project, policy=policy, select=_split(select),
-                ignore=_split(ignore), vendor=vendor,
-                fail_on=fail_on.value if fail_on else None, baseline=baseline_path, jobs=jobs,
-                intent=_load_intent(intent, project)))
-        except (ConfigError, UsageError) as exc:
-            _fail(str(exc))
-        changes = apply.plan(result.findings)
-    skipped = sum(1 for f in result.findings if f.fix)
-    typer.echo(f"fablint: fixed {fixed} finding(s) in {len(touched)} file(s)"
-               + (f"; {skipped} left with a fix to apply by hand" if skipped else ""), err=True)
-    return result
-
-
-def _split(values: list[str] | None) -> list[str]:
-    """``--select PFC,ECN001 --select MTU`` -> ``[PFC, ECN001, MTU]``."""
-    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
-
-
-def _report_only(result: LintResult, files: list[str]) -> LintResult:
-    """Keep the findings (and unreadable inputs) that are in ``files``: cross-device rules
-    still saw the whole fabric, a hook reports only what the commit touched."""
-    import dataclasses
-
-    wanted = {os.path.realpath(f) for f in files}
-
-    def keep(path: str | None) -> bool:
-        return path is not None and os.path.realpath(path) in wanted
-
-    return dataclasses.replace(
-        result, findings=[f for f in result.findings if keep(f.file)],
-        errors=[p for p in result.errors if keep(p.file)])
-
-
-def _plain_summary(result: LintResult) -> str:
-    """The text report's summary line (the reporter is imported only by the runs that print
-    it)."""
-    from fablint.report import text as text_report
-
-    return text_report.plain_summary(result)
-
-
-def _statistics(result: LintResult) -> str:
-    """Count per rule, most frequent first, as ``ruff --statistics`` prints it."""
-    from collections import Counter
-
-    counts = Counter((f.rule, f.name) for f in result.findings)
-    fixable = Counter(f.rule for f in result.findings if f.fix)
-    rows = [f"{n:>5}  {rule:<7} {name}{'  (fix shown)' if fixable[rule] == n else ''}"
-            for (rule, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-    return "\n".join([*rows, _plain_summary(result)]) + "\n"
-
-
-def _render(
-    result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
-) -> str:
-    # The lint's heap is large and new to the collector: the first full collection that a
-    # report's many small objects would set off walks all of it (0.7 s at 1,024 switches).
-    with gc_paused():
-        return _render_report(result, fmt, project, color, no_fixes)
-
-
-def _render_report(
-    result: LintResult, fmt: Format, project: ProjectConfig, color: bool, no_fixes: bool
-) -> str:
-    if fmt == Format.text:
-        from fablint.report import text as text_report
-
-        width = 100
-        if color:  # only a coloured report needs rich (tens of milliseconds of imports)
-            from rich.console import Console
-
-            width = Console().width
-        return text_report.render(result, color=color, width=width, show_fixes=not no_fixes)
-    if fmt == Format.sarif and project.docs_url:
-        from fablint.report import sarif as sarif_report
-
-        return sarif_report.render(result, project.docs_url.rstrip("/") + "/")
-    return REPORTERS[fmt.value](result)
+    run_lint(
+        paths, output_format=output_format, output=output, config=config, profile=profile,
+        select=select, ignore=ignore, vendor=vendor, fail_on=fail_on, baseline=baseline,
+        write_baseline=write_baseline, update_baseline=update_baseline, jobs=jobs,
+        no_fixes=no_fixes, color=color, intent=intent, report_only=report_only,
+        fabric=fabric, fix=fix, diff=diff, statistics=statistics, quiet=quiet, also=also,
+    )
 
 
 class TopoFormat(StrEnum):
@@ -738,35 +432,6 @@ def main_callback(
 ) -> None:
     """fablint: lint GPU-cluster fabric configurations."""
     forget_secrets()  # each command masks the secrets of its own inputs (one process, many runs)
-
-
-def _tolerate_narrow_encodings() -> None:
-    """A report must never fail on a terminal or pipe that cannot encode a character (cp1252)."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            with contextlib.suppress(ValueError, OSError):  # detached or closed: leave it be
-                reconfigure(errors="replace")
-
-
-def _say_interrupted() -> None:
-    with contextlib.suppress(Exception):  # a closed stderr: nothing more can be said
-        sys.stderr.write("fablint: interrupted\n")
-
-
-def _leave(code: object) -> NoReturn:
-    """Exit without tearing the interpreter down.
-
-    Freeing a large fabric's models one object at a time takes a twentieth of a second, and
-    nothing is left to clean up by then: reports are written and closed, workers joined.
-    """
-    if isinstance(code, str):  # sys.exit("message"), as the interpreter would show it
-        sys.stderr.write(code + "\n")
-    status = code if isinstance(code, int) else (0 if code is None else 1)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):  # a closed pipe: nothing more can be said
-            stream.flush()
-    os._exit(status)
 
 
 def _plain_metavars(command: object) -> object:

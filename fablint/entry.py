@@ -45,13 +45,28 @@ def main() -> None:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from fablint.parallel import gc_paused
 
+    plain = None
     try:
         with gc_paused():  # imports free next to nothing: collecting during them is waste
-            from fablint.cli import main as cli_main
+            if sys.argv[1:2] == ["lint"] and not _completing():
+                # a plain `fablint lint FILES` (a pre-commit hook's) runs without typer
+                from fablint import lintcmd
+
+                plain = lintcmd.plain_arguments(sys.argv[2:])
+            if plain is None:
+                from fablint.cli import main as cli_main
     except KeyboardInterrupt:  # a handler installed by someone else raised it
         os.write(2, INTERRUPTED)
         os._exit(EXIT_INTERRUPTED)
+    if plain is not None:
+        lintcmd.main(plain)
     cli_main()
+
+
+def _completing() -> bool:
+    """Whether the shell asks for completions (click's ``_PROG_COMPLETE`` variable): typer
+    answers those."""
+    return any(name.endswith("_COMPLETE") for name in os.environ)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import fablint
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,3 +173,102 @@ def test_forked_workers_share_what_before_fork_builds() -> None:
     assert map_files(abs, items, jobs=2, total_bytes=PARALLEL_MIN_BYTES,
                      before_fork=lambda: calls.append(1)) == items
     assert calls == [1]
+
+
+# A plain `fablint lint FILES` runs without typer (fablint.lintcmd): these prove that it parses,
+# prints and exits as the typer command does.
+
+DEMO = ROOT / "fixtures" / "demo"
+PLAIN_RUNS = [
+    ["lint", str(DEMO / "leaf1.cfg")],
+    ["lint", str(DEMO / "leaf1.cfg"), "--format", "json"],
+    ["lint", "--format=sarif", str(DEMO / "leaf1.cfg")],
+    ["lint", str(DEMO), "-f", "concise", "--report-only", "--fabric", str(DEMO)],
+    ["lint", str(DEMO / "leaf1.cfg"), str(DEMO / "spine1.cfg"), "--no-color", "-q"],
+    ["lint", str(DEMO), "--color", "--no-fixes"],
+    ["lint", str(DEMO / "leaf2.cfg"), "--color", "--no-color", "-f", "json", "-f", "text"],
+    ["lint", str(DEMO / "leaf1.cfg"), "--report-only", f"--fabric={DEMO}", "-f", "github"],
+    ["lint", str(DEMO / "no-such-file.cfg")],  # an error: message and exit code 2
+    ["lint", str(DEMO / "leaf1.cfg"), "--fabric", str(DEMO)],  # --fabric without --report-only
+    ["lint", ""],
+]
+TYPER_RUNS = [  # not plain: typer parses, helps or fails, on both sides
+    ["lint"],
+    ["lint", "--help"],
+    ["lint", str(DEMO / "leaf1.cfg"), "-f", "JSON"],
+    ["lint", str(DEMO / "leaf1.cfg"), "--format"],
+    ["lint", str(DEMO / "leaf1.cfg"), "--select", "PFC", "-f", "json"],
+    ["lint", "-", "--quiet=1"],
+    ["lint", "--", str(DEMO / "leaf1.cfg")],
+]
+
+
+def test_plain_lint_runs_print_and_exit_as_the_typer_command() -> None:
+    from fablint.lintcmd import plain_arguments
+
+    for args in PLAIN_RUNS + TYPER_RUNS:
+        assert (plain_arguments(args[1:]) is not None) == (args in PLAIN_RUNS), args
+        fast, full = _python(ENTRY, *args), _python(FULL_CLI, *args)
+        assert (fast.returncode, fast.stdout, fast.stderr) == (
+            full.returncode, full.stdout, full.stderr), args
+        assert "Traceback" not in fast.stderr, args
+
+
+def test_a_plain_lint_imports_neither_typer_nor_rich() -> None:
+    probe = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", ENTRY, "lint", str(DEMO / "leaf1.cfg"),
+         "-f", "json"], capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert probe.returncode in (0, 1), probe.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in probe.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "fablint.lintcmd" in imported and "fablint.engine" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("typer", "click", "rich")}
+    assert "fablint.cli" not in imported
+    typer_run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", ENTRY, "lint", str(DEMO / "leaf1.cfg"),
+         "--select", "PFC"], capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "fablint.cli" in typer_run.stderr
+
+
+def test_the_typer_command_and_run_lint_have_the_same_defaults() -> None:
+    import inspect
+
+    from fablint import cli, lintcmd
+
+    declared = inspect.signature(cli.lint_command).parameters
+    run = inspect.signature(lintcmd.run_lint).parameters
+    assert list(declared) == list(run)
+    assert {n: p.default for n, p in declared.items()} == {n: p.default for n, p in run.items()}
+
+
+TOKENS = ["a.cfg", "dir/", "", "json", "text", "sarif", "JSON", "-", "--", "--format", "-f",
+          "--format=json", "--format=", "--format=bogus", "-fjson", "-f=json", "--fabric",
+          "--fabric=x", "--fabric=", "--report-only", "--color", "--no-color", "--quiet", "-q",
+          "--quiet=1", "--no-fixes", "--select", "PFC", "--help", "--colour", "-qf"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=7))
+def test_plain_arguments_are_read_as_typer_reads_them(tokens: list[str]) -> None:
+    """Whenever ``plain_arguments`` takes a command line, typer's parse of it (the values
+    ``cli.lint_command`` hands on) is the same: every other option at its default."""
+    import inspect
+
+    from fablint import cli, lintcmd
+
+    plain = lintcmd.plain_arguments(tokens)
+    if plain is None:
+        return
+    received: list[dict[str, object]] = []
+    original = cli.run_lint
+    cli.run_lint = lambda *args, **kwargs: received.append(  # type: ignore[assignment]
+        dict(zip(["paths"], args, strict=False), **kwargs))
+    try:
+        cli._command(["lint"])(["lint", *tokens], standalone_mode=False)
+    finally:
+        cli.run_lint = original
+    defaults = {n: p.default for n, p in inspect.signature(lintcmd.run_lint).parameters.items()
+                if n != "paths"}
+    assert received == [{**defaults, **plain}]
