@@ -43,11 +43,13 @@ def main() -> None:
     # builds its first validator (a tenth of the start-up in a large environment); fablint's
     # models are its own business. A user's own setting of the variable is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _plugins_unread()
     from fablint.parallel import gc_paused
 
     plain = None
     try:
         with gc_paused():  # imports free next to nothing: collecting during them is waste
+            _import_pydantic()
             if sys.argv[1:2] == ["lint"] and not _completing():
                 # a plain `fablint lint FILES` (a pre-commit hook's) runs without typer
                 from fablint import lintcmd
@@ -61,6 +63,91 @@ def main() -> None:
     if plain is not None:
         lintcmd.main(plain)
     cli_main()
+
+
+def _import_pydantic() -> None:
+    """Import pydantic (what fablint's modules take from it) without importing asyncio.
+
+    On Python 3.11 and 3.12, ``typing_extensions.deprecated`` imports ``asyncio.coroutines``
+    (all of asyncio: sockets, SSL, event loops; a tenth of a one-file lint) to ask whether
+    each function it decorates is a coroutine function, and pydantic decorates some at
+    import. Until then a stand-in answers as asyncio would (nothing can carry asyncio's own
+    coroutine mark before asyncio exists); it is removed at once, and whatever imports
+    asyncio later gets the real one. When asyncio is there already, nothing is done.
+    """
+    if "asyncio" in sys.modules:
+        return
+    import inspect
+    import types
+
+    package = types.ModuleType("asyncio")
+    coroutines = types.ModuleType("asyncio.coroutines")
+    mark = object()
+
+    def iscoroutinefunction(func: object) -> bool:
+        return inspect.iscoroutinefunction(func) or getattr(func, "_is_coroutine", None) is mark
+
+    coroutines.__dict__.update(_is_coroutine=mark, iscoroutinefunction=iscoroutinefunction)
+    package.coroutines = coroutines  # type: ignore[attr-defined]
+    stand_ins = {"asyncio": package, "asyncio.coroutines": coroutines}
+    sys.modules.update(stand_ins)
+    try:
+        from pydantic import (  # noqa: F401  (the modules fablint's imports load)
+            BaseModel,
+            ConfigDict,
+            Field,
+            PrivateAttr,
+            TypeAdapter,
+            ValidationError,
+            field_validator,
+            model_validator,
+        )
+        from pydantic_core import core_schema  # noqa: F401
+    finally:
+        for name, module in stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+
+
+_PLUGIN_LOADER = "pydantic.plugin._loader"
+_NO_PLUGINS = ("__all__", "1", "true")
+
+
+def _plugins_unread() -> None:
+    """Spare the import of ``importlib.metadata`` (a twentieth of a one-file lint) when
+    pydantic's plugins are off.
+
+    pydantic imports its plugin loader, and with it ``importlib.metadata``, when it builds its
+    first validator, even when ``PYDANTIC_DISABLE_PLUGINS`` turns every plugin off and the
+    loader's ``get_plugins`` returns nothing without reading any metadata. A stand-in for the
+    loader answers that case so; any other question (the variable changed, another name)
+    loads the real loader in its place and asks it.
+    """
+    if _PLUGIN_LOADER in sys.modules:
+        return
+    import types
+
+    stand_in = types.ModuleType(_PLUGIN_LOADER)
+
+    def real() -> types.ModuleType:
+        if sys.modules.get(_PLUGIN_LOADER) is stand_in:
+            del sys.modules[_PLUGIN_LOADER]
+        import importlib
+
+        return importlib.import_module(_PLUGIN_LOADER)
+
+    def get_plugins() -> object:
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in _NO_PLUGINS:
+            return ()
+        return real().get_plugins()
+
+    def other(name: str) -> object:
+        if name.startswith("__"):  # what the import system asks of any module
+            raise AttributeError(name)
+        return getattr(real(), name)
+
+    stand_in.__dict__.update(get_plugins=get_plugins, __getattr__=other)
+    sys.modules[_PLUGIN_LOADER] = stand_in
 
 
 def _completing() -> bool:

@@ -272,3 +272,67 @@ def test_plain_arguments_are_read_as_typer_reads_them(tokens: list[str]) -> None
     defaults = {n: p.default for n, p in inspect.signature(lintcmd.run_lint).parameters.items()
                 if n != "paths"}
     assert received == [{**defaults, **plain}]
+
+
+ASYNCIO_PROBE = """
+import sys, warnings
+from fablint.entry import _import_pydantic
+_import_pydantic()
+assert "asyncio" not in sys.modules and "asyncio.coroutines" not in sys.modules
+import fablint.lintcmd
+assert "asyncio" not in sys.modules
+from pydantic_core import core_schema
+deprecated = core_schema.general_before_validator_function
+assert deprecated.__deprecated__ and not hasattr(deprecated, "_is_coroutine")
+warnings.simplefilter("error")
+try:
+    deprecated(lambda v, i: v, core_schema.int_schema())
+except DeprecationWarning:
+    print("warned")
+import asyncio, asyncio.coroutines
+async def job():
+    return 7
+assert asyncio.run(job()) == 7 and asyncio.coroutines.iscoroutinefunction(job)
+print(asyncio.__file__)
+"""
+
+
+def test_pydantic_is_imported_without_asyncio_and_asyncio_still_works() -> None:
+    """``entry._import_pydantic`` keeps asyncio out of a lint's imports with a stand-in that
+    lives only while pydantic is imported: pydantic's deprecated functions are marked and
+    warn as before, and a later ``import asyncio`` is the real one."""
+    probe = _python(ASYNCIO_PROBE)
+    assert probe.returncode == 0, probe.stderr
+    warned, where = probe.stdout.split()
+    assert warned == "warned" and where.endswith("asyncio/__init__.py")
+
+
+PLUGINS_PROBE = """
+import os, sys
+os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+from fablint.entry import _plugins_unread
+_plugins_unread()
+from pydantic import BaseModel
+class Probe(BaseModel):
+    x: int
+assert Probe(x="1").x == 1
+assert "importlib.metadata" not in sys.modules
+from pydantic.plugin._loader import get_plugins
+assert tuple(get_plugins()) == ()
+os.environ["PYDANTIC_DISABLE_PLUGINS"] = "some-plugin"
+assert list(get_plugins()) == []  # the real loader: this environment has no pydantic plugin
+loader = sys.modules["pydantic.plugin._loader"]
+assert loader.__file__.endswith("_loader.py") and "importlib.metadata" in sys.modules
+_plugins_unread()  # the real loader is kept
+from pydantic.plugin._loader import PYDANTIC_ENTRY_POINT_GROUP
+assert sys.modules["pydantic.plugin._loader"] is loader and PYDANTIC_ENTRY_POINT_GROUP
+print("ok")
+"""
+
+
+def test_pydantic_reads_no_plugin_metadata_when_plugins_are_off() -> None:
+    """``entry._plugins_unread``: with every plugin off, building a validator imports no
+    ``importlib.metadata``; otherwise pydantic's own loader answers."""
+    probe = _python(PLUGINS_PROBE)
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout == "ok\n"
