@@ -8,7 +8,6 @@ profiles show``, can point at the line in whichever profile of the chain it came
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,6 +192,8 @@ def _explain(exc: ValidationError, resolved: Resolved) -> str:
         key = ".".join(loc) or "(top level)"
         if error["type"] == "extra_forbidden":
             known = _known_keys(loc[:-1])
+            import difflib  # only a profile with a mistake needs it
+
             hint = difflib.get_close_matches(loc[-1], known, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             messages.append(f"{origin}: unknown key '{key}'{suggestion}")

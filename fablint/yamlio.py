@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -84,6 +83,8 @@ def validation_error(
         key = ".".join(str(p) for p in loc) or "(top level)"
         if error["type"] == "extra_forbidden":
             known = _known_keys(model, loc[:-1], aliases)
+            import difflib  # only a file with a mistake needs it
+
             hint = difflib.get_close_matches(str(loc[-1]), known, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             messages.append(f"{where}:{line}: unknown key '{key}'{suggestion}")
