@@ -9,9 +9,12 @@ Times, in fresh processes, the median of --repeat runs of each of:
   (``gen_eos.py``, 1,100 lines), the run a hook makes for one changed file;
 
 each as wall time and as CPU time (user + system, from ``os.wait4``; steadier when other
-processes share the machine), with the ratio to the floor. Numbers only: nothing fails.
+processes share the machine), with the ratio to the floor. ``--instructions`` adds the
+instructions each run executes (valgrind's cachegrind, one run each): the same on a busy
+machine as on an idle one, so before/after comparisons hold whatever else runs. Numbers only:
+nothing fails.
 
-    python bench/startup.py [--repeat 15] [--bytecode] [--importtime]
+    python bench/startup.py [--repeat 15] [--bytecode] [--importtime] [--instructions]
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -54,6 +59,18 @@ def run_once(command: list[str], env: dict[str, str] | None) -> tuple[float, flo
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def instructions(command: list[str], env: dict[str, str] | None) -> float | None:
+    """Millions of instructions one run of ``command`` executes (valgrind), else None."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    probe = subprocess.run([valgrind, "--tool=cachegrind", "--cache-sim=no",
+                            "--cachegrind-out-file=/dev/null", *command],
+                           env=env, capture_output=True, text=True, check=False)
+    counts = re.findall(r"I\s+refs:\s+([\d,]+)", probe.stderr)
+    return int(counts[-1].replace(",", "")) / 1e6 if counts else None
+
+
 def median_of(command: list[str], repeat: int, env: dict[str, str] | None) -> tuple[float, float]:
     runs = [run_once(command, env) for _ in range(repeat)]
     return (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
@@ -65,6 +82,9 @@ def main() -> None:
     parser.add_argument("--bytecode", action="store_true",
                         help="give fablint a byte-code cache (in a temporary folder) even when "
                              "PYTHONDONTWRITEBYTECODE is set, as an installed package has")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of one run of each (valgrind, "
+                             "about 15 s a run): steady under load")
     parser.add_argument("--importtime", action="store_true",
                         help="also print the 15 slowest imports of the lint run "
                              "(python -X importtime, cumulative microseconds)")
@@ -94,13 +114,21 @@ def main() -> None:
             ("fablint lint ONE.cfg -f json", [*fablint, "lint", str(config), "-f", "json"]),
         ]
         floor_wall = floor_cpu = 0.0
-        print(f"{'command':<30} {'wall ms':>8} {'x floor':>7} {'cpu ms':>7} {'x floor':>7}")
+        print(f"{'command':<30} {'wall ms':>8} {'x floor':>7} {'cpu ms':>7} {'x floor':>7}"
+              + (f" {'M instr':>8} {'x floor':>7}" if args.instructions else ""))
+        floor_instructions = None
         for name, command in cases:
             wall, cpu = median_of(command, args.repeat, env)
             if not floor_wall:
                 floor_wall, floor_cpu = wall, cpu
+            counted = ""
+            if args.instructions:
+                count = instructions(command, env)
+                floor_instructions = floor_instructions or count
+                counted = (f" {count:>8.0f} {count / floor_instructions:>7.1f}"
+                           if count and floor_instructions else f" {'-':>8} {'-':>7}")
             print(f"{name:<30} {wall * 1e3:>8.0f} {wall / floor_wall:>7.1f} {cpu * 1e3:>7.0f} "
-                  f"{cpu / floor_cpu:>7.1f}", flush=True)
+                  f"{cpu / floor_cpu:>7.1f}{counted}", flush=True)
         if args.importtime:
             probe = subprocess.run(
                 [sys.executable, "-X", "importtime", "-c",
