@@ -10,6 +10,7 @@ it has.
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 INTERRUPTED = b"fablint: interrupted\n"
 EXIT_INTERRUPTED = 130
@@ -75,10 +76,33 @@ def _import_pydantic() -> None:
     coroutine mark before asyncio exists); it is removed at once, and whatever imports
     asyncio later gets the real one. When asyncio is there already, nothing is done.
     """
+    _import_without_asyncio(_load_pydantic)
+
+
+def _load_pydantic() -> None:
+    from pydantic import (  # noqa: F401  (the modules fablint's imports load)
+        BaseModel,
+        ConfigDict,
+        Field,
+        PrivateAttr,
+        TypeAdapter,
+        ValidationError,
+        field_validator,
+        model_validator,
+    )
+    from pydantic_core import core_schema  # noqa: F401
+
+
+def _import_without_asyncio(load: Callable[[], None]) -> None:
+    """Run the imports of ``load`` with the asyncio stand-in in place, and make sure it left
+    no trace: should an import fail under it, or a module keep it (a future version importing
+    asyncio itself), the modules imported meanwhile are dropped and imported again for real.
+    Extension modules are kept: some (PyO3's) can be initialised only once."""
     if "asyncio" in sys.modules:
         return
     import inspect
     import types
+    from importlib.machinery import EXTENSION_SUFFIXES
 
     package = types.ModuleType("asyncio")
     coroutines = types.ModuleType("asyncio.coroutines")
@@ -90,23 +114,27 @@ def _import_pydantic() -> None:
     coroutines.__dict__.update(_is_coroutine=mark, iscoroutinefunction=iscoroutinefunction)
     package.coroutines = coroutines  # type: ignore[attr-defined]
     stand_ins = {"asyncio": package, "asyncio.coroutines": coroutines}
+    before = set(sys.modules)
     sys.modules.update(stand_ins)
+    clean = True
     try:
-        from pydantic import (  # noqa: F401  (the modules fablint's imports load)
-            BaseModel,
-            ConfigDict,
-            Field,
-            PrivateAttr,
-            TypeAdapter,
-            ValidationError,
-            field_validator,
-            model_validator,
-        )
-        from pydantic_core import core_schema  # noqa: F401
+        load()
+    except Exception:  # anything: the imports run again below, where a real error is raised
+        clean = False
     finally:
         for name, module in stand_ins.items():
             if sys.modules.get(name) is module:
                 del sys.modules[name]
+    added = [name for name in sys.modules if name not in before]
+    kept = {id(package), id(coroutines), id(iscoroutinefunction), id(mark)}
+    if clean and not any(id(value) in kept for name in added
+                         for value in getattr(sys.modules[name], "__dict__", {}).values()):
+        return
+    for name in added:
+        origin = getattr(getattr(sys.modules[name], "__spec__", None), "origin", None) or ""
+        if not origin.endswith(tuple(EXTENSION_SUFFIXES)):
+            del sys.modules[name]
+    load()
 
 
 _PLUGIN_LOADER = "pydantic.plugin._loader"

@@ -307,6 +307,30 @@ def test_pydantic_is_imported_without_asyncio_and_asyncio_still_works() -> None:
     assert warned == "warned" and where.endswith("asyncio/__init__.py")
 
 
+
+FALLBACK_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from fablint.entry import _import_without_asyncio
+def load():
+    import holds_asyncio, takes_from_asyncio
+_import_without_asyncio(load)
+import holds_asyncio, takes_from_asyncio
+assert holds_asyncio.asyncio is sys.modules["asyncio"]
+assert holds_asyncio.asyncio.__file__.endswith("asyncio/__init__.py")
+print(takes_from_asyncio.Event.__module__)
+"""
+
+
+def test_the_asyncio_stand_in_leaves_no_trace_when_a_module_wants_asyncio(tmp_path: Path) -> None:
+    """Should a future pydantic import asyncio itself, the imports made under the stand-in
+    are made again for real: a module keeping it, or failing on it, gets the real asyncio."""
+    (tmp_path / "holds_asyncio.py").write_text("import asyncio\n")
+    (tmp_path / "takes_from_asyncio.py").write_text("from asyncio import Event\n")
+    probe = _python(FALLBACK_PROBE, str(tmp_path))
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.split() == ["asyncio.locks"]
+
 PLUGINS_PROBE = """
 import os, sys
 os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
