@@ -172,6 +172,9 @@ class FilePlan:
     available: frozenset[str] = frozenset({"links", "hosts"})
     """What the plan expects the inputs to bring (``fablint.parsers.PROVIDES``); a unit that
     brings more makes the run start again with a plan that expects it."""
+    ib_ports: bool = True
+    """Whether anything reads the ports of IB nodes (the IB link rules, or the caller through
+    kept models); without, dumps are parsed into nodes and links only."""
 
 
 @dataclass
@@ -200,7 +203,13 @@ def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
     or the caller needs them, because moving them between processes costs more than parsing.
     """
     unit, plan = task
-    parsed = parse_unit(unit, plan.vendor)
+    if plan.ib_ports:
+        parsed = parse_unit(unit, plan.vendor)
+    else:
+        from fablint.parsers.ibdump import nodes_without_ports
+
+        with nodes_without_ports():
+            parsed = parse_unit(unit, plan.vendor)
     return [_analyse(outcome, plan) for outcome in (parsed if isinstance(parsed, list)
                                                      else [parsed])]
 
@@ -353,15 +362,17 @@ def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type
     # workers; only the others need every device shipped back whole. A summary is computed
     # only where the inputs bring what its rule compares.
     summarized = [r for r in fabric_rules if issubclass(r, FabricRule)]
+    keep_devices = len(summarized) < len(fabric_rules) or options.keep_devices
     return FilePlan(
         policy=options.policy,
         rule_ids=tuple(r.id for r in rules if r.scope == "device"),
         vendor=options.vendor,
-        keep_devices=len(summarized) < len(fabric_rules) or options.keep_devices,
+        keep_devices=keep_devices,
         summary_rule_ids=tuple(r.id for r in summarized if r.requires <= available),
         topology=_wants_topology(options, rules) and "links" in available,
         digest=options.digest,
         available=available,
+        ib_ports=keep_devices or any(getattr(r, "reads_ib_ports", False) for r in rules),
     )
 
 

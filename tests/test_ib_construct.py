@@ -139,3 +139,42 @@ def test_damaged_dumps_build_what_validation_builds(tmp_path: Path,
         path = tmp_path / f"damaged{i}.topo"
         path.write_text(body, encoding="utf-8")
         assert _check(path, monkeypatch), i
+
+
+@pytest.mark.parametrize("path", [p for p in _dumps() if p.suffix != ".conf"],
+                         ids=lambda p: p.name)
+def test_nodes_without_ports_change_nothing_else(path: Path) -> None:
+    """``fablint topo`` parses dumps without their ports (``ibdump.nodes_without_ports``):
+    the links and every other field of every node are the same objects."""
+    full = parse_file(str(path), True)
+    with ibdump.nodes_without_ports():
+        light = parse_file(str(path), True)
+    _same(light.links, full.links, f"{path.name}: links")
+    assert [n.key for n in light.ib_nodes] == [n.key for n in full.ib_nodes]
+    for lean, whole in zip(light.ib_nodes, full.ib_nodes, strict=True):
+        assert lean.ports == {}
+        _same(lean.model_copy(update={"ports": whole.ports}), whole, f"{path.name}: {whole.key}")
+    assert parse_file(str(path), True).ib_nodes == full.ib_nodes, "the block ends with the with"
+
+
+def test_only_runs_without_ib_rules_skip_the_ports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The IB link rules read the ports, so a lint builds them; ``topo`` selects none."""
+    from fablint import engine
+    from fablint.config import ProjectConfig
+    from fablint.profiles import load_policy
+
+    seen: list[bool] = []
+    real = engine.analyse_unit
+
+    def spy(task: tuple[engine.Unit, engine.FilePlan]) -> list[engine.FileResult]:
+        seen.append(task[1].ib_ports)
+        return real(task)
+
+    monkeypatch.setattr(engine, "analyse_unit", spy)
+    dump = str(FIXTURES / "ib" / "ibnetdiscover-noisy-ndr.topo")
+    options = {"paths": [dump], "config": ProjectConfig(), "policy": load_policy(), "jobs": 1}
+    engine.lint(engine.LintOptions(**options))
+    engine.lint(engine.LintOptions(**options, select=["topology", "MTU005", "PFC008"],
+                                   topology=True))
+    engine.lint(engine.LintOptions(**options, select=["IB001"]))
+    assert seen == [True, False, True]

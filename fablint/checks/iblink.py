@@ -157,6 +157,8 @@ class IbRule(Rule):
 
     category = "ib-link"
     vendors = IB_VENDORS
+    reads_ib_ports = True
+    """The engine parses IB dumps without their ports when no selected rule says this."""
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not ctx.fabric.ib_nodes:
