@@ -18,6 +18,7 @@ import re
 import struct
 import sys
 from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
+from operator import attrgetter
 from typing import Annotated, Any, ForwardRef, Literal, NamedTuple, get_args
 
 from pydantic import (
@@ -1415,6 +1416,10 @@ def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
     return find
 
 
+_VIEW_STATE = attrgetter("role", "tier", "service")
+"""What of a node the views of a topology depend on (``Topology._view``)."""
+
+
 class Topology(_Model):
     """The cabling of the fabric as a graph: nodes with roles, and the cables between them.
 
@@ -1426,7 +1431,7 @@ class Topology(_Model):
     _index: dict[str, list[Cable]] | None = PrivateAttr(default=None)
     _indexed: int = PrivateAttr(default=-1)
     _views: dict[str, Any] = PrivateAttr(default_factory=dict)
-    _views_of: list[Any] | None = PrivateAttr(default=None)
+    _views_of: tuple[Any, ...] | None = PrivateAttr(default=None)
     issues: list[CablingIssue] = Field(default_factory=list)
     bisection: Bisection | None = None
     internal: list[Cable] = Field(default_factory=list)
@@ -1445,8 +1450,9 @@ class Topology(_Model):
         changed since: a view of the whole fabric that the bisection, several rules and the
         reports each ask for (one pass over 50,000 cables each time; this check is one pass
         over the nodes)."""
-        state = [id(self.cables), len(self.cables),
-                 *[(name, n.role, n.tier, n.service) for name, n in self.nodes.items()]]
+        nodes = self.nodes
+        state = (id(self.cables), len(self.cables), tuple(nodes),
+                 tuple(map(_VIEW_STATE, nodes.values())))
         if state != self._views_of:
             self._views, self._views_of = {}, state
         if what not in self._views:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -247,12 +248,22 @@ def ib_view(links: list[Link], names: dict[str, IbName]) -> IbView:
     and roles then work as for Ethernet), switches their host name (``MF0;leaf07:...`` ->
     ``leaf07``) or description when it is unique and not a factory default, else their GUID;
     the chips of a director become one chassis node whose ports are ``L05/U1/12``."""
+    view = IbView(links=[])
+    view.links = [replaced(link, {"a": a, "b": b}) for link, a, b in _ib_ends(links, names, view)]
+    return view
+
+
+_Ends = Iterable[tuple[Link, Endpoint, Endpoint]]
+
+
+def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends:
+    """``ib_view`` one link at a time: each fabric link with its ends renamed (``a``, ``b``),
+    while the Aggregation Nodes, the chassis and their internal links go into ``view``."""
     counts: dict[str, int] = defaultdict(int)
     for name in names.values():
         if name.description:
             counts[name.description] += 1
     chassis = _chassis(names)
-    view = IbView(links=[])
     for title, _chip in chassis.values():
         view.chassis[title] = view.chassis.get(title, 0) + 1
     aggregation = {key for key, name in names.items()
@@ -303,10 +314,10 @@ def ib_view(links: list[Link], names: dict[str, IbName]) -> IbView:
                     link.a.device if an[0] else link.b.device)
             continue
         a, b = rename(link.a), rename(link.b)
-        renamed = replaced(link, {"a": a, "b": b})
-        inside = link.a.device in chassis and link.b.device in chassis and a.device == b.device
-        (view.internal if inside else view.links).append(renamed)
-    return view
+        if link.a.device in chassis and link.b.device in chassis and a.device == b.device:
+            view.internal.append(replaced(link, {"a": a, "b": b}))
+        else:
+            yield link, a, b
 
 
 def ib_link_names(links: list[Link], nodes: list[IbNode]) -> list[Link]:
@@ -324,20 +335,34 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
     Management ports' neighbours, SHARP Aggregation Nodes and the links inside director
     chassis are set apart first: they are not the fabric.
     """
-    view = ib_view(links, ib) if ib else IbView(links=links)
-    links = [*view.links, *configured_links(ports)]
-    links, dropped = _without_management(links, ports, policy)
-    owners = {link.a.device for link in links if link.origin == "lldp"}
-    names = _Names(ports, owners)
-    claims = _distinct_strangers([_claim(link, names) for link in links], ports, owners)
-    topo = Topology(management_links=dropped)
-    for name in ports:
-        topo.nodes[name] = TopologyNode(name=name, configured=True)
-    nodes = topo.nodes
-    for claim in claims:
-        for device in (claim.near.device, claim.far.device):
-            if device not in nodes:
-                nodes[device] = _node({"name": device})
+    view = IbView(links=[])
+    ends: _Ends = _ib_ends(links, ib, view) if ib else ((link, link.a, link.b) for link in links)
+    dump_only = _dump_only(links, ports)
+    if dump_only:
+        # IB dumps alone: every name is the dump's own, and no claim is one-sided
+        owners: set[str] = set()
+        names = _Names(ports, owners)
+        found: dict[str, TopologyNode] = {}
+        cables, host_ports, dropped = _dump_cables(ends, found, policy)
+        topo = Topology(management_links=dropped)
+        topo.nodes.update(found)
+        topo.cables, topo.issues = cables, []
+    else:
+        view.links = [replaced(link, {"a": a, "b": b}) for link, a, b in ends] if ib else links
+        links = [*view.links, *configured_links(ports)]
+        links, dropped = _without_management(links, ports, policy)
+        owners = {link.a.device for link in links if link.origin == "lldp"}
+        names = _Names(ports, owners)
+        claims = _distinct_strangers([_claim(link, names) for link in links], ports, owners)
+        topo = Topology(management_links=dropped)
+        for name in ports:
+            topo.nodes[name] = TopologyNode(name=name, configured=True)
+        nodes = topo.nodes
+        for claim in claims:
+            for device in (claim.near.device, claim.far.device):
+                if device not in nodes:
+                    nodes[device] = _node({"name": device})
+        host_ports = _host_ports(claims)
     for owner in owners:
         topo.nodes[names.device(owner)].has_lldp = True
     for switch, nodes in view.aggregation.items():
@@ -347,8 +372,9 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
     for title, chips in view.chassis.items():
         topo.nodes.setdefault(title, TopologyNode(name=title)).chips = chips
     topo.internal = _internal(view.internal)
-    topo.cables, topo.issues = _join(claims, topo, ports)
-    _place(topo, claims, policy, intent.roles if intent else {}, view)
+    if not dump_only:
+        topo.cables, topo.issues = _join(claims, topo, ports)
+    _place(topo, host_ports, policy, intent.roles if intent else {}, view)
     if intent is not None:
         topo.issues += compare_intent(topo, intent, names)
     topo.bisection = bisection(topo)
@@ -541,6 +567,92 @@ def _join(claims: list[_Claim], topo: Topology,
     return list(cables.values()), issues
 
 
+def _dump_only(links: list[Link], ports: dict[str, PortTable]) -> bool:
+    """Only discovery dumps gave cables: ``_dump_cables`` makes them in one pass."""
+    return not ports and not any(link.origin in ("lldp", "config") for link in links)
+
+
+def _dump_cables(ends: _Ends, nodes: dict[str, TopologyNode],
+                 policy: Policy) -> tuple[list[Cable], dict[str, int], int]:
+    """What ``_without_management``, ``_claim``, the nodes' loop, ``_join`` and ``_host_ports``
+    make of links that only discovery dumps gave (no configuration, no LLDP table), in one
+    pass: each of a 2,000-switch dump's 50,000 links went through five. With no configured
+    device or LLDP owner every device keeps its name, no claim is compared with another and
+    a cable has no configured ends. Returns the cables, host port counts and links dropped."""
+    extra = [re.compile(p, re.I) for p in policy.topology.management_ports]
+    management: dict[str, bool] = {}
+    spelled: dict[str, str] = {}  # ``_Names.port`` of an unconfigured device
+    folded: dict[str, str] = {}  # port_key
+    host_port: dict[str, bool] = {}
+    host_ports: dict[str, int] = defaultdict(int)
+    cables: dict[frozenset[tuple[str, str]], Cable] = {}
+    dropped = 0
+    for link, a, b in ends:
+        near_port, far_port = a.interface, b.interface
+        for port in (near_port, far_port):
+            if port not in management:
+                management[port] = bool(_MANAGEMENT.match(port)) or any(
+                    p.search(port) for p in extra)
+        if management[near_port] or management[far_port]:
+            dropped += 1
+            continue
+        if link.remote_description and _MAC.match(far_port):
+            far_port = link.remote_description
+        near_name = spelled.get(near_port)
+        if near_name is None:
+            near_name = spelled[near_port] = near_port if _HOST_PORT.match(near_port) else \
+                canonical(near_port)
+        far_name = spelled.get(far_port)
+        if far_name is None:
+            far_name = spelled[far_port] = far_port if _HOST_PORT.match(far_port) else \
+                canonical(far_port)
+        near = a if near_name == a.interface else \
+            _endpoint({"device": a.device, "interface": near_name})
+        far = b if far_name == b.interface else \
+            _endpoint({"device": b.device, "interface": far_name})
+        near_dev, far_dev = near.device, far.device
+        if near_dev not in nodes:
+            nodes[near_dev] = _node({"name": near_dev})
+        if far_dev not in nodes:
+            nodes[far_dev] = _node({"name": far_dev})
+        hit = host_port.get(far_name)
+        if hit is None:
+            hit = host_port[far_name] = bool(_HOST_PORT.match(far_name))
+        if hit:
+            host_ports[far_dev] += 1
+        near_key = folded.get(near_name)
+        if near_key is None:
+            near_key = folded[near_name] = port_key(near_name)
+        far_key = folded.get(far_name)
+        if far_key is None:
+            far_key = folded[far_name] = port_key(far_name)
+        pair = frozenset(((near_dev, near_key), (far_dev, far_key)))
+        cable = cables.get(pair)
+        if cable is None:
+            speed = link.speed_mbps
+            cable = cables[pair] = _cable({
+                "confirmed": True, "a": near, "b": far, "origin": link.origin,
+                "speed_mbps": speed if speed else None, "a_port": None, "b_port": None,
+                "sources": []})
+        if link.src is not None:
+            cable.sources.append(link.src)
+    return list(cables.values()), host_ports, dropped
+
+
+def _host_ports(claims: list[_Claim]) -> dict[str, int]:
+    """Device -> how many claims reach it on a port name only hosts have."""
+    host_ports: dict[str, int] = defaultdict(int)
+    host_port: dict[str, bool] = {}  # (a dump's 50,000 claims name a few dozen ports)
+    for claim in claims:
+        port = claim.far.interface
+        hit = host_port.get(port)
+        if hit is None:
+            hit = host_port[port] = bool(_HOST_PORT.match(port))
+        if hit:
+            host_ports[claim.far.device] += 1
+    return host_ports
+
+
 def _disagreement(claim: _Claim, near: tuple[str, str], far: tuple[str, str],
                   by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]],
                   topo: Topology) -> CablingIssue | None:
@@ -577,7 +689,7 @@ _SERVICE = re.compile(r"ufm|login|mgmt|manage|provision|head|admin|bastion|jump|
 """Host names of management and service hosts (a hint: wiring decides first)."""
 
 
-def _place(topo: Topology, claims: list[_Claim], policy: Policy,
+def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
            intended: dict[str, list[str]], view: IbView | None = None) -> None:
     """Roles from wiring and node type first; the intent's and the profile's name patterns
     fix a role; names (``spine``, ``leaf``) only decide what the wiring leaves open.
@@ -598,15 +710,6 @@ def _place(topo: Topology, claims: list[_Claim], policy: Policy,
             neighbours[b].add(a)
             count[a] += 1
             count[b] += 1
-    host_ports: dict[str, int] = defaultdict(int)
-    host_port: dict[str, bool] = {}  # (a dump's 50,000 claims name a few dozen ports)
-    for claim in claims:
-        port = claim.far.interface
-        hit = host_port.get(port)
-        if hit is None:
-            hit = host_port[port] = bool(_HOST_PORT.match(port))
-        if hit:
-            host_ports[claim.far.device] += 1
     fixed: dict[str, str] = {}
     hosts: set[str] = set()
     for node in topo.nodes.values():

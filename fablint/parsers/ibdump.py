@@ -127,8 +127,8 @@ class IbDumpBuilder:
         if old.line == line:
             return
         sources = obj["field_src"]
-        for name in obj.keys() - _STRUCTURE - sources.keys():
-            sources[name] = old
+        for name in [n for n in obj if n not in _STRUCTURE and n not in sources]:
+            sources[name] = old  # (in the object's order: a set's would vary run to run)
         obj["src"] = self.ref(line)
         for name in [n for n, ref in sources.items() if ref.line == line]:
             del sources[name]

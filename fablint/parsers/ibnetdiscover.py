@@ -153,7 +153,7 @@ class _TopologyReader:
             if not line:
                 self.node = None  # a blank (or whitespace-only) line ends a record
                 continue
-            if self.dump.too_long(line, lineno):
+            if len(line) > MAX_LINE and self.dump.too_long(line, lineno):
                 continue
             first = line[0]
             if first == "[" and self.node is not None:
@@ -189,9 +189,10 @@ class _TopologyReader:
 
     def id_line(self, match: re.Match[str], lineno: int) -> None:
         key, value, port_guid = match.groups()
-        try:
-            number = ib_guid(value)
-            port = ib_guid(port_guid) if port_guid else None
+        try:  # (the pattern matched hex digits: only the length is left to check)
+            number = int(value, 16) if len(value) <= 16 else ib_guid(value)
+            port = (int(port_guid, 16) if len(port_guid) <= 16 else ib_guid(port_guid)) \
+                if port_guid else None
         except ValueError as exc:
             self.dump.problem(lineno, f"{key}: {exc}")
             return
@@ -204,7 +205,7 @@ class _TopologyReader:
         kind, ports, letter, guid_text, tail = match.groups()
         dump = self.dump
         try:
-            guid = ib_guid(guid_text)
+            guid = int(guid_text, 16) if len(guid_text) <= 16 else ib_guid(guid_text)
         except ValueError as exc:
             dump.problem(lineno, str(exc))
             self.node, self.ids = None, {}
