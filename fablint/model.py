@@ -1399,24 +1399,38 @@ def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
     """Union-find over ``pairs`` (one implementation for every "joined by cables" question:
     fabrics, pods, planes, rail groups): returns each name's component representative; a
     name in no pair is its own."""
-    parent: dict[str, str] = {}
+    adjacent: dict[str, list[str]] = {}
+    for a, b in pairs:  # (a walk over the pairs: quicker in Python than union by parent)
+        if a in adjacent:
+            adjacent[a].append(b)
+        else:
+            adjacent[a] = [b]
+        if b in adjacent:
+            adjacent[b].append(a)
+        else:
+            adjacent[b] = [a]
+    root = _Roots()
+    for start in adjacent:
+        if start in root:
+            continue
+        root[start] = start
+        todo = [start]
+        while todo:
+            for other in adjacent[todo.pop()]:
+                if other not in root:
+                    root[other] = start
+                    todo.append(other)
+    return root.__getitem__
 
-    def find(x: str) -> str:
-        up = parent.get(x)
-        if up is None:
-            parent[x] = x
-            return x
-        while up != x:  # (path halving)
-            parent[x] = x = parent[up]
-            up = parent[x]
-        return x
 
-    for a, b in pairs:
-        parent[find(a)] = find(b)
-    return find
+class _Roots(dict[str, str]):
+    """Name -> its component's representative; a name in no pair is its own."""
+
+    def __missing__(self, name: str) -> str:
+        return name
 
 
-_VIEW_STATE = attrgetter("role", "tier", "service")
+_VIEW_STATE = (attrgetter("role"), attrgetter("tier"), attrgetter("service"))
 """What of a node the views of a topology depend on (``Topology._view``)."""
 
 
@@ -1450,9 +1464,9 @@ class Topology(_Model):
         changed since: a view of the whole fabric that the bisection, several rules and the
         reports each ask for (one pass over 50,000 cables each time; this check is one pass
         over the nodes)."""
-        nodes = self.nodes
-        state = (id(self.cables), len(self.cables), tuple(nodes),
-                 tuple(map(_VIEW_STATE, nodes.values())))
+        nodes = self.nodes.values()
+        state = (id(self.cables), len(self.cables), tuple(self.nodes),
+                 *(tuple(map(get, nodes)) for get in _VIEW_STATE))
         if state != self._views_of:
             self._views, self._views_of = {}, state
         if what not in self._views:

@@ -37,7 +37,7 @@ class Maker(Generic[M]):
         cables, port ends and end points of a 1,024-switch fabric), yet it only ever adds a
         name to it (an assignment), and this one holds every name already."""
 
-    def __call__(self, values: dict[str, Any]) -> M:
+    def __call__(self, values: dict[str, Any], _new: Any = _new, _setattr: Any = _setattr) -> M:
         for name in self.required:
             if name not in values:
                 raise ValueError(f"{self.cls.__name__}.{name}: field required")

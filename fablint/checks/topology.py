@@ -271,15 +271,21 @@ class RailAlignment(TopologyRule):
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         nics: dict[str, list[tuple[int, str, Cable]]] = defaultdict(list)
         roles = {name: node.role for name, node in topo.nodes.items()}
+        indexes: dict[str, int | None] = {}  # (50,000 host cables name a few NICs)
         for cable in topo.cables:
             a, b = cable.a, cable.b
             role_a, role_b = roles.get(a.device, "unknown"), roles.get(b.device, "unknown")
-            for host_end, leaf_end in (((a, b),) if role_a == "host" and role_b == "leaf"
-                                       else ()) + (((b, a),) if role_b == "host"
-                                                   and role_a == "leaf" else ()):
-                index = _nic_index(host_end.interface)
-                if index is not None and not topo.nodes[host_end.device].service:
-                    nics[host_end.device].append((index, leaf_end.device, cable))
+            if role_a == "host" and role_b == "leaf":
+                host_end, leaf_end = a, b
+            elif role_b == "host" and role_a == "leaf":
+                host_end, leaf_end = b, a
+            else:
+                continue
+            port = host_end.interface
+            index = indexes[port] if port in indexes else \
+                indexes.setdefault(port, _nic_index(port))
+            if index is not None and not topo.nodes[host_end.device].service:
+                nics[host_end.device].append((index, leaf_end.device, cable))
         multi = {h: v for h, v in nics.items() if len(v) > 1}
         mode = ctx.policy.topology.rail_optimised
         # Each group of servers that shares leaves (a fabric, or a scalable unit with its own

@@ -260,9 +260,12 @@ class _TopologyReader:
          peer_port_guid, own_lid, own_lmc, quoted, bare, peer_lid, link) = groups
         dump, node = self.dump, self.node
         assert node is not None
-        number = dump.number(number_text, lineno, "port number", MAX_PORT)
-        if number is None:
-            return
+        # (the patterns matched digits: up to three, only the range is left to check)
+        number = int(number_text) if len(number_text) <= 3 else MAX_PORT + 1
+        if number > MAX_PORT:
+            number = dump.number(number_text, lineno, "port number", MAX_PORT)
+            if number is None:
+                return
         ports = node["ports"]
         if number in ports:
             dump.problem(lineno, f"port {number} is listed twice")
@@ -288,8 +291,11 @@ class _TopologyReader:
             _put(port, "lmc", _lid(dump, own_lmc, lineno, "LMC", MAX_LMC))
         if letter is None or peer_guid_text is None:
             return  # a port with no peer (hand-written topology files)
-        peer_guid = _hex(peer_guid_text, lineno, dump)
-        peer_port_number = dump.number(peer_number, lineno, "peer port number", MAX_PORT)
+        peer_guid = int(peer_guid_text, 16) if len(peer_guid_text) <= 16 else \
+            _hex(peer_guid_text, lineno, dump)
+        peer_port_number = int(peer_number) if len(peer_number) <= 3 else MAX_PORT + 1
+        if peer_port_number > MAX_PORT:
+            peer_port_number = dump.number(peer_number, lineno, "peer port number", MAX_PORT)
         if peer_guid is None or peer_port_number is None:
             return
         self.pending.append((node, port, letter, peer_guid, peer_port_number, peer_port_guid,
