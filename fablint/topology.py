@@ -306,14 +306,15 @@ def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends
                           f"{chip}/{end.interface}" if chip is not None else end.interface})
 
     for link in links:
-        an = link.a.device in aggregation, link.b.device in aggregation
-        if any(an):
-            if not all(an):
-                switch = rename(link.b if an[0] else link.a)
+        a, b = link.a, link.b
+        a_an, b_an = a.device in aggregation, b.device in aggregation
+        if a_an or b_an:
+            if not (a_an and b_an):
+                switch = rename(b if a_an else a)
                 view.aggregation.setdefault(switch.device, set()).add(
-                    link.a.device if an[0] else link.b.device)
+                    a.device if a_an else b.device)
             continue
-        a, b = rename(link.a), rename(link.b)
+        a, b = rename(a), rename(b)
         if link.a.device in chassis and link.b.device in chassis and a.device == b.device:
             view.internal.append(replaced(link, {"a": a, "b": b}))
         else:
@@ -587,13 +588,19 @@ def _dump_cables(ends: _Ends, nodes: dict[str, TopologyNode],
     host_ports: dict[str, int] = defaultdict(int)
     cables: dict[frozenset[tuple[str, str]], Cable] = {}
     dropped = 0
+    def out_of_band(port: str) -> bool:
+        verdict = management[port] = bool(_MANAGEMENT.match(port)) or any(
+            p.search(port) for p in extra)
+        return verdict
+
     for link, a, b in ends:
         near_port, far_port = a.interface, b.interface
-        for port in (near_port, far_port):
-            if port not in management:
-                management[port] = bool(_MANAGEMENT.match(port)) or any(
-                    p.search(port) for p in extra)
-        if management[near_port] or management[far_port]:
+        near_oob, far_oob = management.get(near_port), management.get(far_port)
+        if near_oob is None:
+            near_oob = out_of_band(near_port)
+        if far_oob is None:
+            far_oob = out_of_band(far_port)
+        if near_oob or far_oob:
             dropped += 1
             continue
         if link.remote_description and _MAC.match(far_port):

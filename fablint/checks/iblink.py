@@ -70,12 +70,14 @@ class Cable:
 
     @classmethod
     def of(cls, link: Link, a: End, b: End) -> Cable:
-        widths = [w for w in (a.port.width, b.port.width) if w]
-        ranks = [r for r in (ib_speed_rank(a.port.speed), ib_speed_rank(b.port.speed)) if r]
-        rank = min(ranks) if ranks else 0
-        speed = (a.port.speed if ib_speed_rank(a.port.speed) == rank else b.port.speed) \
-            if rank else None
-        return cls(link, a, b, min(widths) if widths else None, speed, rank)
+        a_port, b_port = a.port, b.port
+        a_width, b_width = a_port.width, b_port.width
+        width = (min(a_width, b_width) if b_width else a_width) if a_width else (b_width or None)
+        a_speed, b_speed = a_port.speed, b_port.speed
+        a_rank, b_rank = ib_speed_rank(a_speed), ib_speed_rank(b_speed)
+        rank = (min(a_rank, b_rank) if b_rank else a_rank) if a_rank else b_rank
+        speed = (a_speed if a_rank == rank else b_speed) if rank else None
+        return cls(link, a, b, width, speed, rank)
 
     @property
     def ends(self) -> tuple[End, End]:

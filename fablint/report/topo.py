@@ -29,9 +29,8 @@ def leaf_table(topo: Topology) -> list[dict[str, Any]]:
     """Per leaf: host-facing and uplink capacity and their ratio (None when unknown)."""
     rows = []
     caps = topo.capacity_table()
-    for node in sorted(topo.nodes.values(), key=lambda n: n.name):
-        if node.role != "leaf":
-            continue
+    for node in sorted((n for n in topo.nodes.values() if n.role == "leaf"),
+                       key=lambda n: n.name):  # (the leaves only: 1,000 of 38,000 nodes)
         down, up, unknown = caps[node.name]
         ratio = round(down / up, 2) if up and not unknown else None
         rows.append({"leaf": node.name, "host_mbps": down, "uplink_mbps": up,
