@@ -18,7 +18,6 @@ import re
 import struct
 import sys
 from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
-from operator import attrgetter
 from typing import Annotated, Any, ForwardRef, Literal, NamedTuple, get_args
 
 from pydantic import (
@@ -1331,6 +1330,23 @@ class TopologyNode(_Model):
     pod: int | None = None
     """Leaves and spines joined by leaf-spine cables share a pod number (0, 1, ...)."""
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _VIEW_FIELDS:
+            node_edited()
+        super().__setattr__(name, value)
+
+
+_VIEW_FIELDS = frozenset({"role", "tier", "service"})
+"""What of a node the views of a topology depend on (``Topology._view``)."""
+_node_edits = [0]
+
+
+def node_edited() -> None:
+    """Count a change of a node's role, tier or service flag, which the views of every
+    topology then check again (``TopologyNode.__setattr__`` counts its own; code that writes
+    a node's ``__dict__`` directly calls this)."""
+    _node_edits[0] += 1
+
 
 class PortEnd(_Model):
     """How the port at one end of a cable is configured, for checks across the cable."""
@@ -1430,10 +1446,6 @@ class _Roots(dict[str, str]):
         return name
 
 
-_VIEW_STATE = (attrgetter("role"), attrgetter("tier"), attrgetter("service"))
-"""What of a node the views of a topology depend on (``Topology._view``)."""
-
-
 class Topology(_Model):
     """The cabling of the fabric as a graph: nodes with roles, and the cables between them.
 
@@ -1460,13 +1472,13 @@ class Topology(_Model):
         return node.role if node else "unknown"
 
     def _view(self, what: str, compute: Callable[[], Any]) -> Any:
-        """``compute()``, again only when the cables or a node's role, tier or service
-        changed since: a view of the whole fabric that the bisection, several rules and the
-        reports each ask for (one pass over 50,000 cables each time; this check is one pass
-        over the nodes)."""
-        nodes = self.nodes.values()
-        state = (id(self.cables), len(self.cables), tuple(self.nodes),
-                 *(tuple(map(get, nodes)) for get in _VIEW_STATE))
+        """``compute()``, again only when the cables, the nodes or a node's role, tier or
+        service changed since: a view of the whole fabric that the bisection, several rules
+        and the reports each ask for (one pass over 50,000 cables each time; this check is
+        a pass over the nodes' names and identities, and the count of node edits)."""
+        nodes = self.nodes
+        state = (id(self.cables), len(self.cables), _node_edits[0], tuple(nodes),
+                 tuple(map(id, nodes.values())))
         if state != self._views_of:
             self._views, self._views_of = {}, state
         if what not in self._views:

@@ -30,6 +30,7 @@ from fablint.model import (
     Topology,
     TopologyNode,
     components,
+    node_edited,
 )
 from fablint.policy import Policy
 from fablint.trusted import Maker, replaced
@@ -763,6 +764,7 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
         leaves = {n for n in switches if n not in fixed and _name_role(n) == "leaf"}
     distance = _distances(leaves, neighbours, hosts)
     by_distance = ("leaf", "spine")
+    node_edited()  # (the loop below writes nodes' fields directly: _assign)
     for node in topo.nodes.values():
         name = node.name
         if name in fixed:

@@ -110,3 +110,41 @@ def test_capacity_table_on_ethernet_with_unknown_speeds(tmp_path: Path) -> None:
     assert table == {name: topo.capacities(name) for name in topo.nodes}
     assert any(unknown for _, _, unknown in table.values())
     assert any(down for down, _, _ in table.values())
+
+
+def test_views_follow_every_change_they_depend_on(tmp_path: Path) -> None:
+    """``Topology._view`` answers again after a role, tier or service flag is set (as a rule
+    or a caller might), after a node is replaced or added, and after the cables change;
+    other fields (``pod``) keep the views."""
+    from fablint.ingest import parse_file
+    from fablint.topology import ib_names
+
+    gen = bench_module("gen_ib")
+    text, _truth = gen.fabric(gen.FabricSpec(**CASES["three-tier-pods"]))
+    path = tmp_path / "fabric.topo"
+    path.write_text(text, encoding="utf-8")
+    outcome = parse_file(str(path), True)
+    topo = build_topology(outcome.links, {}, load_policy(), None, ib_names(outcome.ib_nodes))
+
+    def fresh() -> dict[str, tuple[int, int, int]]:
+        return {name: topo.capacities(name) for name in topo.nodes}
+
+    groups = topo.tier_groups("leaf", "spine")
+    assert topo.capacity_table() == fresh()
+    kept = topo.adjacency()
+    leaf = next(n for n in topo.nodes.values() if n.role == "leaf")
+    leaf.pod = 99
+    assert topo.adjacency() is kept, "a pod number is no part of any view"
+    spine = next(n for n in topo.nodes.values() if n.role == "spine")
+    spine.service = True
+    assert topo.capacity_table() == fresh()
+    leaf.role = "spine"
+    assert topo.tier_groups("leaf", "spine") != groups
+    leaf.role = "leaf"
+    spine.service = False
+    assert topo.capacity_table() == fresh()
+    topo.nodes[leaf.name] = leaf.model_copy(update={"tier": 3})
+    assert topo.capacity_table() == fresh()
+    topo.cables = topo.cables[: len(topo.cables) // 2]
+    assert topo.capacity_table() == fresh()
+    assert topo.adjacency() is not kept
