@@ -131,6 +131,8 @@ class _Names:
     _seen: dict[str, str] = field(default_factory=dict)
     """Answers of ``device`` and of ``port`` for unconfigured devices (``\0`` + port),
     given again: a dump names 20,000 nodes 100,000 times, with a few dozen port names."""
+    _keys: dict[str, str] = field(default_factory=dict)
+    """``port_key`` of each port name asked about (the same few dozen on every device)."""
 
     def __post_init__(self) -> None:
         for name in [*self.devices, *sorted(self.owners)]:
@@ -158,7 +160,10 @@ class _Names:
             ports = {port_key(r.alias): n for n, r in config.items() if r.alias}
             ports.update((port_key(n), n) for n in config)  # a real name wins over an alias
             self._ports[device] = ports
-        return ports.get(port_key(name), name)
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = port_key(name)
+        return ports.get(key, name)
 
 
 class IbName(NamedTuple):

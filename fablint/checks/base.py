@@ -370,11 +370,14 @@ def fold_consequences(findings: list[Finding],
         return findings
     before = {id(c): len(c.consequences) for c in causes}
     cause_rules = {c.rule for c in causes}
+    by_device: dict[str | None, list[Finding]] = {}  # (7,000 findings, hundreds of causes)
+    for c in causes:
+        by_device.setdefault(c.device, []).append(c)
     kept: list[Finding] = []
     for finding in findings:
         rule = REGISTRY.get(finding.rule)
         cause = None if finding.rule in cause_rules or (rule and not rule.foldable) else next(
-            (c for c in causes if c.device == finding.device and _explained(c, finding)), None)
+            (c for c in by_device.get(finding.device, ()) if _explained(c, finding)), None)
         if cause is None:
             kept.append(finding)
             continue

@@ -298,11 +298,12 @@ class RailAlignment(TopologyRule):
         for entries in multi.values():
             for index, leaf, _ in entries:
                 rails[leaf][index] += 1
+        rail_of = {leaf: counts.most_common(1)[0] for leaf, counts in rails.items()}
         for host, entries in sorted(multi.items()):
             by_leaf: dict[str, list[int]] = defaultdict(list)
             for index, leaf, cable in entries:
                 by_leaf[leaf].append(index)
-                rail, count = rails[leaf].most_common(1)[0]
+                rail, count = rail_of[leaf]
                 if index != rail and count > 1:
                     port = cable.a.interface if cable.a.device == host else cable.b.interface
                     yield self.at(
