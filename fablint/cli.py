@@ -23,22 +23,19 @@ from fablint.collect.cli import collect_command, drift_command
 from fablint.engine import EXIT_ERROR, LintOptions, UsageError, lint
 from fablint.ingest import PathNotFound, parse_file
 from fablint.lintcmd import (  # noqa: F401  (_color, _render: tests use them through cli)
-    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     FailOnChoice,
     Format,
     _color,
     _emit,
     _fail,
-    _leave,
     _load_intent,
     _load_profile,
     _load_project,
     _plain_summary,
     _render,
-    _say_interrupted,
-    _tolerate_narrow_encodings,
     _write_atomic,
+    guarded,
     run_lint,
 )
 from fablint.parallel import gc_paused
@@ -483,27 +480,10 @@ def _command(args: list[str]) -> object:
 
 def main() -> None:
     """Console entry point. No traceback reaches the user unless FABLINT_DEBUG is set."""
-    import signal
+    guarded(lambda: _command(sys.argv[1:])(standalone_mode=True), _typer_interrupted)
 
-    try:
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # from here on: an exception
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        _tolerate_narrow_encodings()
-        _command(sys.argv[1:])(standalone_mode=True)
-    except SystemExit as exc:
-        if exc.code == EXIT_INTERRUPTED and isinstance(
-                getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
-            _say_interrupted()  # typer turned the KeyboardInterrupt into a silent exit 130
-        _leave(exc.code)
-    except KeyboardInterrupt:
-        _say_interrupted()
-        _leave(EXIT_INTERRUPTED)
-    except Exception as exc:
-        if os.environ.get("FABLINT_DEBUG"):
-            raise
-        typer.echo(
-            f"fablint: internal error: {type(exc).__name__}: {exc}\n"
-            "This is a bug in fablint; rerun with FABLINT_DEBUG=1 for details and report it.",
-            err=True,
-        )
-        sys.exit(EXIT_INTERNAL)
+
+def _typer_interrupted(exc: SystemExit) -> bool:
+    """typer turns a KeyboardInterrupt into a silent exit 130: it is still an interrupt."""
+    return exc.code == EXIT_INTERRUPTED and isinstance(
+        getattr(exc.__context__, "__cause__", None), KeyboardInterrupt)

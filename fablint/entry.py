@@ -29,7 +29,7 @@ def _print_version() -> None:
     try:
         sys.stdout.write(f"fablint {__version__}\n")
         sys.stdout.flush()
-    except OSError:  # a closed pipe: nothing more can be said, as in fablint.cli._leave
+    except OSError:  # a closed pipe: nothing more can be said, as in fablint.lintcmd._leave
         pass
 
 

@@ -44,6 +44,8 @@ from fablint.report import REPORTERS
 from fablint.yamlio import ConfigError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from fablint.intent import Intent
 
 EXIT_INTERNAL = 3
@@ -495,12 +497,8 @@ def main(options: dict[str, Any]) -> NoReturn:
     through typer and click: the command line's callback first (``forget_secrets``), then the
     same report, messages and exit codes, an interrupt, a closed pipe or an internal error
     handled alike."""
-    import signal
 
-    try:
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # from here on: an exception
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        _tolerate_narrow_encodings()
+    def run() -> None:
         forget_secrets()
         try:
             run_lint(**options)
@@ -512,7 +510,25 @@ def main(options: dict[str, Any]) -> NoReturn:
             if exc.errno != errno.EPIPE:
                 raise
             _leave(1)  # click: nothing more is said on a closed pipe
+
+    guarded(run)
+
+
+def guarded(run: Callable[[], object],
+            interrupted: Callable[[SystemExit], bool] = lambda exc: False) -> None:
+    """Run a command as both entry points do: Ctrl-C raised as an exception from here on,
+    narrow encodings tolerated, exit without teardown, and no traceback unless FABLINT_DEBUG
+    is set. ``interrupted`` tells a silent exit that was really an interrupt (typer's)."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # from here on: an exception
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        _tolerate_narrow_encodings()
+        run()
     except SystemExit as exc:
+        if interrupted(exc):
+            _say_interrupted()
         _leave(exc.code)
     except KeyboardInterrupt:
         _say_interrupted()
