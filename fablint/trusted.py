@@ -21,16 +21,19 @@ _setattr = object.__setattr__
 
 class Maker(Generic[M]):
     """``Maker(Cls)(values)``: what ``Cls.model_validate(values)`` makes of a dict whose values
-    already have their fields' types (nested models as model objects)."""
+    already have their fields' types (nested models as model objects). ``required=False``
+    spares the required-field check where the builder always gives them (objects a switch
+    has hundreds of)."""
 
-    def __init__(self, cls: type[M]) -> None:
+    def __init__(self, cls: type[M], required: bool = True) -> None:
         fields = cls.__pydantic_fields__
         self.cls = cls
         self.template = {name: info.default for name, info in fields.items()}
         """Every field in order with its default (PydanticUndefined where there is none)."""
         self.factories = [(name, info.default_factory) for name, info in fields.items()
                           if info.default_factory is not None]
-        self.required = [name for name, info in fields.items() if info.is_required()]
+        self.required = [name for name, info in fields.items()
+                         if required and info.is_required()]
         self.every: set[str] = set(fields)
         """Every field's name: the one ``model_fields_set`` of all the objects given every
         field. pydantic gives each object a set of its own (216 to 728 bytes: 110 MB of the

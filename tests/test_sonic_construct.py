@@ -1,5 +1,5 @@
 """The SONiC parser builds its most numerous objects (references, queues, buffer assignments)
-without pydantic validation (``sonic._Trusted``, for speed). These tests parse every SONiC input
+without pydantic validation (``trusted.Maker``, for speed). These tests parse every SONiC input
 there is (the corpus, the fixtures, generated switches, hypothesis documents) both ways and
 require the very same objects: types, field order, values, defaults and the set of fields
 given."""

@@ -89,6 +89,7 @@ from fablint.parsers.jsonlines import (
     lined,
     load,
 )
+from fablint.trusted import Maker
 
 SONIC_DEFAULT_MTU = 9100
 PFCWD_DEFAULT_MS = 200.0
@@ -150,47 +151,18 @@ field of every row)."""
 _new_object = object.__new__
 _set_slot = object.__setattr__
 
-
-class _Trusted:
-    """``cls.model_validate(values)`` for ``values`` the parser made with their fields' types
-    (``fablint.trusted.Maker`` without its required-field check, for the objects a switch has
-    hundreds of: references, queues, buffer assignments; a pydantic validation costs twice as
-    much). tests/test_sonic_construct.py builds every SONiC input both ways and compares."""
-
-    __slots__ = ("cls", "factories", "template")
-
-    def __init__(self, cls: type[Any]) -> None:
-        fields = cls.__pydantic_fields__
-        self.cls = cls
-        self.template = {name: info.default for name, info in fields.items()}
-        self.factories = [(name, info.default_factory) for name, info in fields.items()
-                          if info.default_factory is not None]
-
-    def __call__(self, values: dict[str, Any]) -> Any:
-        data = {**self.template, **values}  # the fields' order: every key is in the template
-        for name, factory in self.factories:
-            if name not in values:
-                data[name] = factory()
-        obj = _new_object(self.cls)
-        _set_slot(obj, "__dict__", data)
-        _set_slot(obj, "__pydantic_fields_set__", set(values))
-        _set_slot(obj, "__pydantic_extra__", None)
-        _set_slot(obj, "__pydantic_private__", None)
-        return obj
-
-
-_ASSIGNMENT: Any = _Trusted(BufferAssignment)
-_INTERFACE = _Trusted(Interface)
-_QOS = _Trusted(QosSettings)
-_PFC = _Trusted(Pfc)
-_WATCHDOG = _Trusted(Watchdog)
-_PAUSE = _Trusted(LinkPause)
-_ACL_BINDING = _Trusted(AclBinding)
-_ENDPOINT = _Trusted(Endpoint)
+_ASSIGNMENT: Any = Maker(BufferAssignment, required=False)
+_INTERFACE = Maker(Interface, required=False)
+_QOS = Maker(QosSettings, required=False)
+_PFC = Maker(Pfc, required=False)
+_WATCHDOG = Maker(Watchdog, required=False)
+_PAUSE = Maker(LinkPause, required=False)
+_ACL_BINDING = Maker(AclBinding, required=False)
+_ENDPOINT = Maker(Endpoint, required=False)
 
 
 def _trusted_interface(iface: Obj) -> Interface:
-    """``Interface.model_validate(iface)`` of a port the builder made (``_Trusted``, object by
+    """``Interface.model_validate(iface)`` of a port the builder made (``Maker``, object by
     object: its QoS, PFC, watchdog, pause, ACL bindings and neighbour; the queues and buffer
     assignments are objects already). Validation costs some 12 us a port, five objects with
     their default factories; every container here is the port's own, as validation's copies
@@ -214,7 +186,7 @@ _GIVEN_UNRESOLVED = _GIVEN | {"resolved"}
 
 def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool) -> Reference:
     """``Reference.model_validate({"kind": …, "name": …, "owner": …, "src": …})``, with
-    ``"resolved": False`` given only when it does not resolve (``_Trusted``, written out for
+    ``"resolved": False`` given only when it does not resolve (``Maker``, written out for
     the most numerous object of a switch: about two per QUEUE and BUFFER_* row)."""
     obj = _new_object(Reference)
     _set_slot(obj, "__dict__", {"src": src, "field_src": {}, "kind": kind, "name": name,
@@ -227,7 +199,7 @@ def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool)
 
 def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], fields: Obj) -> Queue:
     """``Queue.model_validate({"id": …, "src": …, "field_src": refs, **fields})`` where
-    ``fields`` holds some of ``scheduling``, ``ecn`` and ``wred`` (``_Trusted``, written out:
+    ``fields`` holds some of ``scheduling``, ``ecn`` and ``wred`` (``Maker``, written out:
     one per queue of every port)."""
     obj = _new_object(Queue)
     _set_slot(obj, "__dict__", {"src": src, "field_src": refs.copy(), "id": queue_id,
@@ -238,6 +210,8 @@ def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], fields: Ob
     _set_slot(obj, "__pydantic_extra__", None)
     _set_slot(obj, "__pydantic_private__", None)
     return obj
+
+
 _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
 """DEVICE_METADATA ``platform`` / ``hwsku`` of NVIDIA Spectrum switches
 (``x86_64-mlnx_msn2700-r0``, ``x86_64-nvidia_sn5600-r0``, ``Mellanox-SN5600-C256S1``)."""
