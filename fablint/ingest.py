@@ -26,6 +26,7 @@ from fablint.parsers.detect import (
     remember_sniffs,
     take_sniffs,
 )
+from fablint.plainbuild import made
 from fablint.redact import find_secrets, remember
 from fablint.trusted import Maker
 from fablint.walk import SKIP_DIRS, GitIgnore, gitignored, load_gitignore, obviously_not_input
@@ -360,7 +361,7 @@ def _too_many_digits(exc: ValueError) -> bool:
 
 def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutcome:
     """Read, recognise and parse one file. Never raises: failures become problems."""
-    info = InputFile(path=path, explicit=explicit)
+    info = made(InputFile, {"path": path, "explicit": explicit})
     outcome = FileOutcome(info)
     try:
         text = read_text(Path(path))

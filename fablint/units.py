@@ -6,6 +6,7 @@ import math
 import re
 
 from fablint.model import IB_SPEEDS, IB_WIDTHS, Threshold
+from fablint.plainbuild import made
 
 _SIZE_FACTORS = {
     "bytes": 1,
@@ -46,9 +47,9 @@ def threshold(value: str, unit: str) -> Threshold:
     key = unit.lower()
     factor = _SIZE_FACTORS.get(key)
     if factor is not None:
-        return Threshold(value=number, unit=key, bytes=int(number * factor))
+        return made(Threshold, {"value": number, "unit": key, "bytes": int(number * factor)})
     if key in UNCONVERTIBLE_UNITS:
-        return Threshold(value=number, unit=key, bytes=None)
+        return made(Threshold, {"value": number, "unit": key, "bytes": None})
     raise ValueError(f"unknown threshold unit {unit!r}")
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from fablint import units
-from fablint.model import ParseProblem, PortMatch, QosSettings, SourceRef
+from fablint.model import Device, ParseProblem, PortMatch, QosSettings, SourceRef
 from fablint.parsers.base import (
     CONFIG_LINE_START,
     FOREIGN_WORD,
@@ -38,6 +38,7 @@ from fablint.parsers.base import (
     split_lines,
 )
 from fablint.parsers.build import (
+    COMPACT_PORTS,
     Freezer,
     Obj,
     new_device,
@@ -51,6 +52,7 @@ from fablint.parsers.build import (
 from fablint.parsers.cisco_acl import AclSyntaxError, parse_acl_entry
 from fablint.parsers.directives import SuppressionTracker
 from fablint.parsers.ranges import expand_interface_range
+from fablint.plainbuild import made
 
 EOS_DEFAULT_MTU = 1500
 EOS_LOOPBACK_MTU = 65535
@@ -221,7 +223,7 @@ def _read_acl_line(words: list[str], standard: bool, mac: bool) -> tuple[int, An
             # Frozen, so one validated match serves every entry with this text. A match that
             # does not validate is left to the validation of the device, which names the file.
             with contextlib.suppress(ValidationError):
-                entry[key] = PortMatch.model_validate(match)
+                entry[key] = made(PortMatch, match)
     # Fields left at the model's default validate faster when they are simply not given.
     return _ACL_ENTRY, {key: value for key, value in entry.items()
                         if not (key in _ACL_DEFAULTS and value == _ACL_DEFAULTS[key])}
@@ -807,8 +809,12 @@ class _EosBuilder:
         self.unknown = unknown
         self.finish()
         self.device["suppressions"] = suppressions
-        device = validate_device(self.device, self.path,
-                                 None if freezer is None else self.prepare_port)
+        if freezer is None and len(self.interfaces) < COMPACT_PORTS:
+            # a switch of a fabric: without building the validators, when it can be (plainbuild)
+            device = made(Device, self.device, lambda data: validate_device(data, self.path))
+        else:
+            device = validate_device(self.device, self.path,
+                                     None if freezer is None else self.prepare_port)
         return ParseResult(
             devices=[device], problems=self.problems, lines=lineno, unknown_lines=unknown,
             first_unknown=first_unknown or None, foreign_lines=foreign,
@@ -1389,8 +1395,7 @@ class _EosBuilder:
         key = (profile_name if profile is not None else None, routed)
         settings = self.shared_qos.get(key)
         if settings is None:
-            settings = self.shared_qos[key] = QosSettings.model_validate(
-                self.port_qos(iface, profile))
+            settings = self.shared_qos[key] = made(QosSettings, self.port_qos(iface, profile))
         iface["qos"] = settings
         return iface
 
