@@ -173,12 +173,10 @@ def _mergeable_format(path: str, forced: str | None,
     except InputError:
         return None
     mergeable = suffix in MERGEABLE_SUFFIXES or PROVIDES.get(forced or "") == "hosts"
-    if not mergeable:
-        from fablint.parsers.host_facts import is_host_input  # no import for '.cfg' fabrics
-
-        mergeable = is_host_input(head)
     if not mergeable and formats is None:
-        return None
+        if not _host_input(head):
+            return None
+        mergeable = True
     parser = detect(head, forced).parser
     if parser is None and head.lstrip().startswith("{") and len(head) >= SNIFF_BYTES // 2:
         # a JSON document whose head names no known table (a linecard's SYSTEM_PORT table
@@ -187,10 +185,21 @@ def _mergeable_format(path: str, forced: str | None,
             parser = detect(read_text(Path(path)), forced).parser
     if parser is not None and formats is not None:
         formats[path] = parser.name
-    if not mergeable or parser is None or not hasattr(parser, "parse_documents"):
+    if parser is None or not hasattr(parser, "parse_documents"):
+        return None
+    if not mergeable and not _host_input(head):
+        # asked only of a head whose format merges (an LLDP table's never does): the host
+        # sniffers' patterns cost more than detection, on every '.txt' file of a fabric
         return None
     group_key = getattr(parser, "group_key", None)  # formats that group across parsers
     return group_key(path) if group_key is not None else parser.name
+
+
+def _host_input(head: str) -> bool:
+    """Whether a GPU host format claims ``head`` (imported only when a file may be one)."""
+    from fablint.parsers.host_facts import is_host_input  # no import for '.cfg' fabrics
+
+    return is_host_input(head)
 
 
 def brought(outcome: FileOutcome) -> set[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -355,12 +355,10 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         topo.nodes.update(found)
         topo.cables, topo.issues = cables, []
     else:
-        view.links = [replaced(link, {"a": a, "b": b}) for link, a, b in ends] if ib else links
-        links = [*view.links, *configured_links(ports)]
-        links, dropped = _without_management(links, ports, policy)
-        owners = {link.a.device for link in links if link.origin == "lldp"}
-        names = _Names(ports, owners)
-        claims = _distinct_strangers([_claim(link, names) for link in links], ports, owners)
+        # (a link that names no IB node, an LLDP one, is kept as it is: not copied)
+        view.links = [link if a is link.a and b is link.b else replaced(link, {"a": a, "b": b})
+                      for link, a, b in ends] if ib else links
+        claims, dropped, owners, names = _claims(view.links, ports, policy)
         topo = Topology(management_links=dropped)
         for name in ports:
             topo.nodes[name] = TopologyNode(name=name, configured=True)
@@ -396,11 +394,38 @@ Cumulus) is one too, but a host's ``eth0`` is a data port: see ``_without_manage
 _SWITCH_PORT = re.compile(r"^(?:Ethernet|Eth|Et|swp|[FTH]\w*GigE)\d", re.I)
 
 
-def _without_management(links: list[Link], ports: dict[str, PortTable],
-                        policy: Policy) -> tuple[list[Link], int]:
-    """``links`` without those on management / out-of-band ports, and how many were left out.
+def _claims(links: list[Link], ports: dict[str, PortTable],
+            policy: Policy) -> tuple[list[_Claim], int, set[str], _Names]:
+    """The claims of ``links`` and of the cables the configurations declare (SONiC
+    DEVICE_NEIGHBOR, taken from the port tables directly: no Link is made for them), without
+    those on management ports (``_without_management``), with every name resolved
+    (``_Names``) and the placeholder names of cloned devices made distinct
+    (``_distinct_strangers``). Returns the claims, how many were left out as management, the
+    LLDP owners and the names."""
+    rows = [(device, name, row.neighbor, row.neighbor_src)
+            for device, table in ports.items() for name, row in table.items() if row.neighbor]
+    out_of_band = _without_management(links, ports, policy)
+    kept = [link for link in links
+            if not out_of_band(link.a.device, link.a.interface, link.b.device, link.b.interface)]
+    kept_rows = [row for row in rows if not out_of_band(row[0], row[1], *row[2])]
+    dropped = len(links) - len(kept) + len(rows) - len(kept_rows)
+    owners = {link.a.device for link in kept if link.origin == "lldp"}
+    names = _Names(ports, owners)
+    claims = [_claim(link, names) for link in kept]
+    device, port = names.device, names.port
+    for near, near_port, (far, far_port), src in kept_rows:  # as _claim of their links
+        near, far = device(near), device(far)
+        claims.append(_Claim(_endpoint({"device": near, "interface": port(near, near_port)}),
+                             _endpoint({"device": far, "interface": port(far, far_port)}),
+                             src, "config", None))
+    return _distinct_strangers(claims, ports, owners), dropped, owners, names
 
-    A link is out-of-band when either end's port is a management port by its vendor's name or
+
+def _without_management(links: list[Link], ports: dict[str, PortTable],
+                        policy: Policy) -> Callable[[str, str, str, str], bool]:
+    """Whether a cable (near device and port, far device and port) is out-of-band: left out.
+
+    A cable is out-of-band when either end's port is a management port by its vendor's name or
     by the profile's ``topology.management_ports``; ``eth0`` only on the near end, and only
     when that device is a switch (its configuration was read, or its own LLDP table shows
     switch ports), since ``eth0`` of a server is a data port."""
@@ -416,11 +441,12 @@ def _without_management(links: list[Link], ports: dict[str, PortTable],
                 p.search(port) for p in extra)
         return verdict
 
-    kept = [link for link in links if not (
-        management(link.a.interface) or management(link.b.interface)
-        or (link.a.device in switches and link.a.interface.lower() == "eth0")
-        or (link.b.device in switches and link.b.interface.lower() == "eth0"))]
-    return kept, len(links) - len(kept)
+    def out_of_band(near: str, near_port: str, far: str, far_port: str) -> bool:
+        return (management(near_port) or management(far_port)
+                or (near in switches and near_port.lower() == "eth0")
+                or (far in switches and far_port.lower() == "eth0"))
+
+    return out_of_band
 
 
 def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
@@ -456,8 +482,8 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
         return claims
     cloned = {d for pair in clones for d in pair}
     shared = {far[0] for far, nears in seen.items() if len(nears & cloned) > 1}
-    return [_Claim(near=c.near, far=Endpoint.model_construct(
-                device=f"{c.far.device}@{c.near.device}", interface=c.far.interface),
+    return [_Claim(near=c.near, far=_endpoint({
+                "device": f"{c.far.device}@{c.near.device}", "interface": c.far.interface}),
                    src=c.src, origin=c.origin, speed_mbps=c.speed_mbps)
             if c.far.device in shared and c.origin in ("lldp", "config") else c
             for c in claims]
@@ -475,19 +501,8 @@ def _internal(links: list[Link]) -> list[Cable]:
     return list(cables.values())
 
 
-def configured_links(ports: dict[str, PortTable]) -> list[Link]:
-    """Cables a device's configuration declares (SONiC DEVICE_NEIGHBOR), as one-sided links
-    (made as validation would make them: 32,768 for 1,024 SONiC switches)."""
-    return [
-        _link({"a": _endpoint({"device": device, "interface": name}),
-               "b": _endpoint({"device": row.neighbor[0], "interface": row.neighbor[1]}),
-               "origin": "config", "src": row.neighbor_src})
-        for device, table in ports.items() for name, row in table.items() if row.neighbor
-    ]
-
-
 def declares_cables(ports: dict[str, PortTable]) -> bool:
-    """Whether any device's configuration names a neighbour (``configured_links`` not empty)."""
+    """Whether any device's configuration names a neighbour (a cable ``_claims`` takes)."""
     return any(row.neighbor for table in ports.values() for row in table.values())
 
 
@@ -513,12 +528,6 @@ def _key(end: Endpoint) -> tuple[str, str]:
     return (end.device, port_key(end.interface))
 
 
-def _port(ports: dict[str, PortTable], end: Endpoint) -> PortEnd | None:
-    table = ports.get(end.device)
-    row = table.get(end.interface) if table else None
-    return row.end(end.interface) if row else None
-
-
 def _join(claims: list[_Claim], topo: Topology,
           ports: dict[str, PortTable]) -> tuple[list[Cable], list[CablingIssue]]:
     keys: dict[str, str] = {}  # port_key of each port name (a dump has a few dozen)
@@ -536,9 +545,12 @@ def _join(claims: list[_Claim], topo: Topology,
     if any(claim.origin == "lldp" for claim in claims):  # (only LLDP claims are compared)
         for claim, (near, far) in zip(claims, ends, strict=True):
             by_port[near].append((claim, far))
-    cables: dict[frozenset[tuple[str, str]], Cable] = {}
-    first: dict[frozenset[tuple[str, str]], tuple[str, str]] = {}  # each cable's ``a`` key
+    # A cable is keyed by its two ends' keys in sorted order (as a frozenset of them would
+    # be, for less); each cable's first claim gives its ``a`` end.
+    cables: dict[tuple[tuple[str, str], tuple[str, str]], Cable] = {}
+    first: dict[tuple[tuple[str, str], tuple[str, str]], tuple[str, str]] = {}
     issues: list[CablingIssue] = []
+    table_of = ports.get
     for claim, (near, far) in zip(claims, ends, strict=True):
         origin = claim.origin
         if near[0] == far[0] and origin == "lldp":
@@ -549,22 +561,29 @@ def _join(claims: list[_Claim], topo: Topology,
                 f"{claim.far.interface}", src=claim.src,
             ))
             continue
-        pair = frozenset((near, far))
+        pair = (near, far) if near <= far else (far, near)
         cable = cables.get(pair)
         if cable is None:
-            a_port = _port(ports, claim.near) if ports else None
-            b_port = _port(ports, claim.far) if ports else None
+            a, b = claim.near, claim.far
+            table = table_of(a.device)
+            row = table.get(a.interface) if table else None
+            a_port = row.end(a.interface) if row else None
+            table = table_of(b.device)
+            row = table.get(b.interface) if table else None
+            b_port = row.end(b.interface) if row else None
             speeds = [s for s in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
                                   claim.speed_mbps) if s]
             cable = cables[pair] = _cable({  # (its parts are models already)
                 # a dump of the subnet (IB) sees both ends of each link at once
                 "confirmed": origin not in ("lldp", "config"),
-                "a": claim.near, "b": claim.far, "origin": origin,
+                "a": a, "b": b, "origin": origin,
                 "speed_mbps": min(speeds) if speeds else None, "a_port": a_port,
                 "b_port": b_port, "sources": []})
             first[pair] = near
         elif first[pair] == far:
-            cable.confirmed = True
+            # (as ``cable.confirmed = True`` does: Cable validates no assignment, and the
+            # cable's fields set names every field already)
+            cable.__dict__["confirmed"] = True
         if claim.src is not None:
             cable.sources.append(claim.src)
         if origin == "lldp":
