@@ -313,6 +313,9 @@ def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends
 
     for link in links:
         a, b = link.a, link.b
+        if a.device not in names and b.device not in names:  # (a mixed fabric's LLDP links)
+            yield link, a, b
+            continue
         a_an, b_an = a.device in aggregation, b.device in aggregation
         if a_an or b_an:
             if not (a_an and b_an):
