@@ -283,6 +283,16 @@ class _SharedNames(set[str]):
 _FIELDS_SETS: dict[frozenset[str], _SharedNames] = {}
 
 
+def shared_names(names: Iterable[str]) -> set[str]:
+    """The one shared ``model_fields_set`` of the objects given ``names`` (a builder that makes
+    many alike objects without validation gives each this set; see ``share_fields_set``)."""
+    key = frozenset(names)
+    shared = _FIELDS_SETS.get(key)
+    if shared is None:
+        shared = _FIELDS_SETS[key] = _SharedNames(key)
+    return shared
+
+
 def share_fields_set(model: BaseModel) -> None:
     """Let ``model`` share its ``model_fields_set`` with every other object that has the same.
 

@@ -76,6 +76,7 @@ from fablint.model import (
     Reference,
     SourceRef,
     Watchdog,
+    shared_names,
 )
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_watchdog
@@ -151,7 +152,6 @@ field of every row)."""
 _new_object = object.__new__
 _set_slot = object.__setattr__
 
-_ASSIGNMENT: Any = Maker(BufferAssignment, required=False)
 _INTERFACE = Maker(Interface, required=False)
 _QOS = Maker(QosSettings, required=False)
 _PFC = Maker(Pfc, required=False)
@@ -180,8 +180,9 @@ def _trusted_interface(iface: Obj) -> Interface:
 
 
 _interface: Any = _trusted_interface
-_GIVEN = frozenset({"src", "kind", "name", "owner"})
-_GIVEN_UNRESOLVED = _GIVEN | {"resolved"}
+_GIVEN = shared_names({"src", "kind", "name", "owner"})
+_GIVEN_UNRESOLVED = shared_names({*_GIVEN, "resolved"})
+"""The ``model_fields_set`` of every reference (``model.shared_names``: one set for all)."""
 
 
 def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool) -> Reference:
@@ -191,22 +192,58 @@ def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool)
     obj = _new_object(Reference)
     _set_slot(obj, "__dict__", {"src": src, "field_src": {}, "kind": kind, "name": name,
                                 "owner": owner, "resolved": resolved})
-    _set_slot(obj, "__pydantic_fields_set__", set(_GIVEN if resolved else _GIVEN_UNRESOLVED))
+    _set_slot(obj, "__pydantic_fields_set__", _GIVEN if resolved else _GIVEN_UNRESOLVED)
     _set_slot(obj, "__pydantic_extra__", None)
     _set_slot(obj, "__pydantic_private__", None)
     return obj
 
 
-def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], fields: Obj) -> Queue:
-    """``Queue.model_validate({"id": …, "src": …, "field_src": refs, **fields})`` where
-    ``fields`` holds some of ``scheduling``, ``ecn`` and ``wred`` (``Maker``, written out:
-    one per queue of every port)."""
+@dataclass(slots=True)
+class _QueuePlan:
+    """What the scheduler and WRED profile spelled in a QUEUE row resolve to: the same for
+    every port's row that spells them alike."""
+
+    scheduler: str | None = None
+    scheduler_row: Row | None = None
+    wred: str | None = None
+    wred_row: Row | None = None
+    mode: str | None = None
+    kind: str | None = None
+    ecn: Aqm | None = None
+    drop: Aqm | None = None
+    wrong_type: bool = False
+    given: set[str] = field(default_factory=set)
+    """The ``model_fields_set`` of its queues (shared)."""
+
+
+_ASSIGNED_PROFILE = shared_names({"src", "field_src", "profile"})
+_ASSIGNED_DYNAMIC = shared_names({"src", "field_src", "dynamic"})
+
+
+def _buffer_assignment(values: Obj) -> BufferAssignment:
+    """``BufferAssignment.model_validate(values)`` of ``assignment``'s answer (``Maker``,
+    written out: one per BUFFER_PG and BUFFER_QUEUE row of every port)."""
+    obj = _new_object(BufferAssignment)
+    profile = values.get("profile")
+    _set_slot(obj, "__dict__", {"src": values["src"], "field_src": values["field_src"],
+                                "profile": profile, "dynamic": profile is None})
+    _set_slot(obj, "__pydantic_fields_set__",
+              _ASSIGNED_DYNAMIC if profile is None else _ASSIGNED_PROFILE)
+    _set_slot(obj, "__pydantic_extra__", None)
+    _set_slot(obj, "__pydantic_private__", None)
+    return obj
+
+
+def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], plan: _QueuePlan) -> Queue:
+    """``Queue.model_validate({"id": …, "src": …, "field_src": refs, **fields})`` where the
+    fields are the plan's ``scheduling``, ``ecn`` and ``wred`` that are set (``Maker``,
+    written out: one per queue of every port)."""
     obj = _new_object(Queue)
     _set_slot(obj, "__dict__", {"src": src, "field_src": refs.copy(), "id": queue_id,
-                                "name": None, "scheduling": fields.get("scheduling"),
-                                "bandwidth_percent": None, "ecn": fields.get("ecn"),
-                                "wred": fields.get("wred")})
-    _set_slot(obj, "__pydantic_fields_set__", {"id", "src", "field_src", *fields})
+                                "name": None, "scheduling": plan.mode,
+                                "bandwidth_percent": None, "ecn": plan.ecn,
+                                "wred": plan.drop})
+    _set_slot(obj, "__pydantic_fields_set__", plan.given)
     _set_slot(obj, "__pydantic_extra__", None)
     _set_slot(obj, "__pydantic_private__", None)
     return obj
@@ -597,7 +634,8 @@ class _SonicBuilder:
                            references=[])
         self.ifaces: dict[str, Obj] = self.device["interfaces"]
         self.add_reference = self.device["references"].append
-        self.names_cache: dict[str, list[str]] = {}
+        self.profile_cache: dict[str, tuple[str | None, bool]] = {}
+        """BUFFER_PG/BUFFER_QUEUE ``profile`` spelling -> (profile name, whether it exists)."""
         self.fragment = "PORT" not in tables
         self.meta: Row | None = tables.get("DEVICE_METADATA", {}).get("localhost")
         self.map_cache: dict[tuple[str, str],
@@ -608,6 +646,8 @@ class _SonicBuilder:
         self.ids_cache: dict[str, list[int]] = {}
         self.ports_cache: dict[str, list[tuple[Obj, list[int]]]] = {}
         """``local_ports`` of a key whose ports all exist (the ids lists are read only)."""
+        self.port_lists: dict[str, list[Obj]] = {}
+        """The ports of the ``PORTS`` part of such a key (``Ethernet0`` in ``Ethernet0|3``)."""
         self.priorities_cache: dict[str, list[int]] = {}
         self.lossless_rows: bool | None = None
         """Some PORT_QOS_MAP row has pfc_enable and pfc_to_queue_map (``template_lossy``)."""
@@ -687,6 +727,14 @@ class _SonicBuilder:
         hit = self.ports_cache.get(key)  # each port's key: once per table, and in a few
         if hit is not None:
             return hit
+        ports, _, id_text = key.rpartition("|")
+        if ports and "|" not in ports:  # most keys: PORTS|IDS of ports that exist
+            ifaces = self.port_lists.get(ports)
+            ids = self.ids_cache.get(id_text)
+            if ifaces is not None and ids is not None:
+                found = [(iface, ids) for iface in ifaces]
+                self.ports_cache[key] = found
+                return found
         parts = key.split("|")
         if len(parts) < 2:
             self.problem(row.src, f"{row.owner}: key is not PORT|ID; ignored")
@@ -713,6 +761,8 @@ class _SonicBuilder:
                 missing = True
         if not missing:  # a key naming a missing port records its reference for each row
             self.ports_cache[key] = found
+            if len(parts) == 2:
+                self.port_lists[parts[-2]] = [iface for iface, _ in found]
         return found
 
     def is_local(self, prefix: list[str]) -> bool:
@@ -1099,37 +1149,82 @@ class _SonicBuilder:
     def queues(self) -> None:
         for wred_row in self.rows("WRED_PROFILE"):  # every profile, so that all are checked
             self.aqm_cache[wred_row.key] = self.validated_aqm(wred_row)
+        # Every port's rows name the same scheduler and profile: what a spelling resolves to
+        # is worked out once (``queue_plan``), then only the row's references and queues
+        # are made, in one loop.
+        plans: dict[tuple[str | None, str | None], _QueuePlan] = {}
+        add = self.add_reference
         for row in self.rows("QUEUE"):
-            scheduler, scheduler_ref = self.target_ref(row, "scheduler", "SCHEDULER")
-            wred, wred_ref = self.target_ref(row, "wred_profile", "WRED_PROFILE")
-            ecn, drop = None, None
-            if wred is not None:
-                if wred.key not in self.aqm_cache:
-                    self.aqm_cache[wred.key] = self.validated_aqm(wred)
-                ecn, drop = self.aqm_cache[wred.key]
-            mode, kind = self.scheduling(scheduler) if scheduler is not None else (None, None)
-            # The same for every queue of the row: its fields and their places, copied.
-            fields: Obj = {}
+            fields = row.fields
+            spelled = (fields.get("scheduler"), fields.get("wred_profile"))
+            plain = all(v is None or v.__class__ is str for v in spelled)
+            plan = plans.get(spelled) if plain else None  # type: ignore[arg-type]
+            if plan is None:
+                plan = self.queue_plan(row)
+                if plain:
+                    plans[spelled] = plan  # type: ignore[index]
+            owner = f"QUEUE|{row.key}"
+            lines = row.lines if row.merged is None else None
+            file = row.src.file
             refs: dict[str, SourceRef] = {}
-            if mode is not None:
-                fields["scheduling"] = mode
-                refs["scheduling"] = scheduler_ref  # type: ignore[assignment]
-            if ecn is not None:
-                fields["ecn"] = ecn
-                refs["ecn"] = wred_ref  # type: ignore[assignment]
-            if drop is not None:
-                fields["wred"] = drop
-                refs["wred"] = wred_ref  # type: ignore[assignment]
-            wrong_type = mode is None and bool(kind)
+            if plan.scheduler is not None:
+                line = lines.get("scheduler") if lines is not None else None
+                ref = (_new_tuple(SourceRef, (file, line)) if line is not None
+                       else row.ref("scheduler"))
+                add(_reference("SCHEDULER", plan.scheduler, owner, ref,
+                               plan.scheduler_row is not None))
+                if plan.mode is not None:
+                    refs["scheduling"] = ref
+            if plan.wred is not None:
+                line = lines.get("wred_profile") if lines is not None else None
+                ref = (_new_tuple(SourceRef, (file, line)) if line is not None
+                       else row.ref("wred_profile"))
+                add(_reference("WRED_PROFILE", plan.wred, owner, ref,
+                               plan.wred_row is not None))
+                if plan.ecn is not None:
+                    refs["ecn"] = ref
+                if plan.drop is not None:
+                    refs["wred"] = ref
             src = row.src
             for iface, ids in self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
-                    queues[queue_id] = _queue(queue_id, src, refs, fields)
-                    if wrong_type:
+                    queues[queue_id] = _queue(queue_id, src, refs, plan)
+                    if plan.wrong_type:
+                        scheduler = plan.scheduler_row
                         assert scheduler is not None
-                        self.problem(scheduler.ref("type"), f"{scheduler.owner}: type {kind!r} "
-                                                            "is not STRICT, DWRR or WRR; ignored")
+                        self.problem(scheduler.ref("type"), f"{scheduler.owner}: type "
+                                     f"{plan.kind!r} is not STRICT, DWRR or WRR; ignored")
+
+    def queue_plan(self, row: Row) -> _QueuePlan:
+        """What a QUEUE row's scheduler and WRED profile fields resolve to (no reference
+        recorded: ``queues`` does that per row)."""
+        plan = _QueuePlan()
+        plan.scheduler, plan.scheduler_row = self.resolve(row, "scheduler", "SCHEDULER")
+        plan.wred, plan.wred_row = self.resolve(row, "wred_profile", "WRED_PROFILE")
+        if plan.wred_row is not None:
+            wred = plan.wred_row
+            if wred.key not in self.aqm_cache:
+                self.aqm_cache[wred.key] = self.validated_aqm(wred)
+            plan.ecn, plan.drop = self.aqm_cache[wred.key]
+        if plan.scheduler_row is not None:
+            plan.mode, plan.kind = self.scheduling(plan.scheduler_row)
+        plan.wrong_type = plan.mode is None and bool(plan.kind)
+        given = {"id", "src", "field_src"}
+        given.update(name for name, value in (("scheduling", plan.mode), ("ecn", plan.ecn),
+                                              ("wred", plan.drop)) if value is not None)
+        plan.given = shared_names(given)
+        return plan
+
+    def resolve(self, row: Row, field_name: str, kind: str) -> tuple[str | None, Row | None]:
+        """The name a reference field gives and the row it names (``target_ref`` without
+        recording the reference)."""
+        value = row.fields.get(field_name)
+        if value is None:
+            return None, None
+        names = _names(value)
+        name = names[0] if names else None
+        return name, (self.tables.get(kind, {}).get(name) if name is not None else None)
 
     def scheduling(self, scheduler: Row) -> tuple[str | None, str | None]:
         """(scheduling mode, SCHEDULER type as written) of a scheduler, read once per name."""
@@ -1219,8 +1314,8 @@ class _SonicBuilder:
                 plain = self.assignment(row)
                 assignment: BufferAssignment | None = None
                 for iface, ids in self.local_ports(row):
-                    if assignment is None:  # validated once, shared by the row's PGs/queues
-                        assignment = _ASSIGNMENT(plain)
+                    if assignment is None:  # made once, shared by the row's PGs/queues
+                        assignment = _buffer_assignment(plain)
                     for n in ids:
                         iface[target][n] = assignment
         self.cable_lengths()
@@ -1265,16 +1360,22 @@ class _SonicBuilder:
 
     def assignment(self, row: Row) -> Obj:
         value = row.fields.get("profile")
-        names = self.names_cache.get(value) if isinstance(value, str) else None
-        if names is None:
+        hit = self.profile_cache.get(value) if value.__class__ is str else None
+        if hit is None:
             names = _names(value)
-            if isinstance(value, str):  # every port's rows name the same few profiles
-                self.names_cache[value] = names
-        if not names or names[0] == "NULL":
+            name = names[0] if names and names[0] != "NULL" else None
+            hit = (name, name is not None and name in self.tables.get("BUFFER_PROFILE", {}))
+            if value.__class__ is str:  # every port's rows name the same few profiles
+                self.profile_cache[value] = hit
+        name, resolved = hit
+        if name is None:
             return {"src": row.src, "field_src": {}, "dynamic": True}
-        ref = row.ref("profile")
-        self.reference(row, "profile", "BUFFER_PROFILE", names[0], src=ref)
-        return {"src": row.src, "field_src": {"profile": ref}, "profile": names[0]}
+        line = row.lines.get("profile") if row.merged is None else None
+        ref = (_new_tuple(SourceRef, (row.src.file, line)) if line is not None
+               else row.ref("profile"))
+        self.add_reference(_reference("BUFFER_PROFILE", name, f"{row.table}|{row.key}", ref,
+                                      resolved))
+        return {"src": row.src, "field_src": {"profile": ref}, "profile": name}
 
     def cable_lengths(self) -> None:
         # Rendered buffer files list every port of the platform: unknown ports are not errors.
