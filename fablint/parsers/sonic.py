@@ -216,6 +216,17 @@ class _QueuePlan:
     """The ``model_fields_set`` of its queues (shared)."""
 
 
+@dataclass(slots=True)
+class _MapsPlan:
+    """What the maps spelled in a PORT_QOS_MAP row bind (``_SonicBuilder.maps_plan``)."""
+
+    chosen: Chosen
+    bound: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    """(field, map table, name, resolved) of each map the row names, in ``MAPS`` order."""
+    key: tuple[tuple[str, str], ...] = ()
+    """The maps chosen, by ClassMaps field: rows with the same share one ClassMaps."""
+
+
 _ASSIGNED_PROFILE = shared_names({"src", "field_src", "profile"})
 _ASSIGNED_DYNAMIC = shared_names({"src", "field_src", "dynamic"})
 
@@ -988,6 +999,21 @@ class _SonicBuilder:
                 chosen[target] = (map_row, *self.read_map(map_row, target, key_hi, value_hi))
         return chosen
 
+    def maps_plan(self, row: Row, base: Chosen | None) -> _MapsPlan:
+        """``chosen_maps`` of a PORT_QOS_MAP row without recording its references: the maps
+        it binds, and the (map table, name, resolved) of each reference it makes."""
+        plan = _MapsPlan(dict(base or {}))
+        for map_field, (table, target, key_hi, value_hi) in MAPS.items():
+            name, map_row = self.resolve(row, map_field, table)
+            if name is None:
+                continue
+            plan.bound.append((map_field, table, name, map_row is not None))
+            if map_row is not None:
+                plan.chosen[target] = (map_row, *self.read_map(map_row, target, key_hi,
+                                                               value_hi))
+        plan.key = tuple(sorted((target, item[0].key) for target, item in plan.chosen.items()))
+        return plan
+
     @staticmethod
     def maps_obj(chosen: Chosen, src: SourceRef) -> Obj:
         """A ClassMaps: the chain is the maps, so ``src`` and ``name`` are the DSCP map's."""
@@ -1013,14 +1039,32 @@ class _SonicBuilder:
                 elif key != "src":
                     qos[key] = value
         shared: dict[tuple[tuple[str, str], ...], ClassMaps] = {}
+        # Every port's row spells the same few maps: what a spelling binds is worked out once
+        # (``maps_plan``); each row then records its own references.
+        plans: dict[tuple[str | None, ...], _MapsPlan] = {}
+        add = self.add_reference
         for row in rows.values():
             if row.key == "global":
                 continue
-            chosen = self.chosen_maps(row, base)
-            key = tuple(sorted((target, item[0].key) for target, item in chosen.items()))
-            maps = shared.get(key)
+            fields = row.fields
+            spelled = tuple(map(fields.get, MAPS))
+            plain = all(v is None or v.__class__ is str for v in spelled)
+            plan = plans.get(spelled) if plain else None  # type: ignore[arg-type]
+            if plan is None:
+                plan = self.maps_plan(row, base)
+                if plain:
+                    plans[spelled] = plan  # type: ignore[index]
+            owner = f"PORT_QOS_MAP|{row.key}"
+            lines = row.lines if row.merged is None else None
+            for map_field, table, name, resolved in plan.bound:
+                line = lines.get(map_field) if lines is not None else None
+                add(_reference(table, name, owner, _new_tuple(SourceRef, (row.src.file, line))
+                               if line is not None else row.ref(map_field), resolved))
+            chosen = plan.chosen
+            maps = shared.get(plan.key)
             if maps is None:  # ports bound to the same maps share one validated chain
-                maps = shared[key] = ClassMaps.model_validate(self.maps_obj(chosen, row.src))
+                maps = shared[plan.key] = ClassMaps.model_validate(
+                    self.maps_obj(chosen, row.src))
             for name in _port_list(row.key):
                 iface = self.port(row, name)
                 if iface is not None:
