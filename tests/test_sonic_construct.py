@@ -29,9 +29,11 @@ def _validated_reference(kind: str, name: str, owner: str, src: Any, resolved: b
 
 VALIDATED = {
     "_reference": _validated_reference,
-    "_queue": lambda queue_id, src, refs, fields: Queue.model_validate(
-        {"id": queue_id, "src": src, "field_src": refs.copy(), **fields}),
-    "_ASSIGNMENT": BufferAssignment.model_validate,
+    "_queue": lambda queue_id, src, refs, plan: Queue.model_validate(
+        {"id": queue_id, "src": src, "field_src": refs.copy(),
+         **{name: value for name, value in (("scheduling", plan.mode), ("ecn", plan.ecn),
+                                            ("wred", plan.drop)) if value is not None}}),
+    "_buffer_assignment": BufferAssignment.model_validate,
     "_interface": Interface.model_validate,
 }
 
