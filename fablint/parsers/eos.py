@@ -500,11 +500,15 @@ class EosParser:
     def sniff(self, head: str) -> int:
         # Every file of a fabric is sniffed: each signal test is a scan of up to 16 KB, so the
         # positive signals are tested only until the (clamped) score cannot change any more.
-        score = -40 * sum(map(head.__contains__, _NEGATIVE))
         # An interface block indented by three spaces is EOS style (NX-OS uses two, IOS one).
-        if _at_line_start(_EOS_BLOCK, "interface ", head):
+        block = _at_line_start(_EOS_BLOCK, "interface ", head)
+        host = _at_line_start(_HOSTNAME, "hostname ", head)
+        if not block and not host and not any(map(head.__contains__, _STRONG)):
+            return 0  # no sign of EOS (a JSON head): the negative signals cannot change a 0
+        score = -40 * sum(map(head.__contains__, _NEGATIVE))
+        if block:
             score += 30
-        if _at_line_start(_HOSTNAME, "hostname ", head):
+        if host:
             score += 5
         for signal in _STRONG:
             if score >= 100:

@@ -263,6 +263,8 @@ class NxosParser:
                 score += 25
             if _EOS_BLOCK.search(head):
                 score -= 40
+        if score <= 0:
+            return 0  # no sign of NX-OS (a JSON head): the foreign signals cannot change a 0
         score -= 40 * sum(1 for signal in _FOREIGN if signal in head)
         return max(0, min(score, 100))
 

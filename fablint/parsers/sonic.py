@@ -1594,7 +1594,12 @@ class SonicParser:
         stripped = head.lstrip()
         if not stripped.startswith("{") or any(mark in head for mark in _TEMPLATE):
             return 0
-        tables = {m.group(1) for m in _SIGNAL.finditer(head)} & SIGNAL_TABLES
+        tables: set[str] = set()
+        for match in _SIGNAL.finditer(head):
+            if match.group(1) in SIGNAL_TABLES:
+                tables.add(match.group(1))
+                if len(tables) == 3:  # certain: the rest of the head cannot change it
+                    break
         if not tables:
             return 0
         return min(100, 55 + 15 * len(tables))
