@@ -17,7 +17,9 @@ FailOn = Literal["error", "warning", "info", "never"]
 class ProjectConfig(BaseModel):
     """The settings of ``fablint.yaml``. Keys are kebab-case; unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    """Its validator is built when a fablint.yaml is read (``defer_build``): a run without one
+    takes the defaults (``load_config``) and never needs it."""
 
     profile: str = Field(
         default="default",
@@ -127,10 +129,25 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
+def default_config() -> ProjectConfig:
+    """``ProjectConfig()`` without building its validator (which runs nothing on defaults):
+    every field's default, none given, the private attributes at theirs. ``model_construct``
+    would inspect the signature of each default factory, which costs more than this."""
+    config = ProjectConfig.__new__(ProjectConfig)
+    values = {name: info.default_factory() if info.default_factory is not None  # type: ignore[call-arg]
+              else info.default for name, info in ProjectConfig.__pydantic_fields__.items()}
+    object.__setattr__(config, "__dict__", values)
+    object.__setattr__(config, "__pydantic_fields_set__", set())
+    object.__setattr__(config, "__pydantic_extra__", None)
+    object.__setattr__(config, "__pydantic_private__", {
+        name: attr.get_default() for name, attr in ProjectConfig.__private_attributes__.items()})
+    return config
+
+
 def load_config(path: Path | None) -> ProjectConfig:
     """Load and validate a config file; no path gives the defaults."""
     if path is None:
-        return ProjectConfig()
+        return default_config()
     data, lines = load_yaml(path, cached=True)
     if data is None:
         data = {}

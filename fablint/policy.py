@@ -11,7 +11,9 @@ import fnmatch
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
+
+from fablint.model import _Model
 
 
 def _regexes(patterns: list[str]) -> list[str]:
@@ -24,7 +26,11 @@ def _regexes(patterns: list[str]) -> list[str]:
     return patterns
 
 
-class _Section(BaseModel):
+class _Section(_Model):
+    """Base of the policy sections. Their validators are built when a profile is first
+    validated (``_Model``: each once), which a run that finds its policy in the cache of
+    validated policies (``fablint.policycache``) never does."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from fablint import policycache
 from fablint.policy import Policy
 from fablint.resources import profiles_dir
 from fablint.yamlio import ConfigError, load_yaml
@@ -178,10 +179,18 @@ def load_policy(
 
 
 def validate(resolved: Resolved) -> Policy:
+    """The Policy of a resolved profile: what validation made of the same data before
+    (``fablint.policycache``), else validated now; ConfigError names the file and line of
+    every wrong value."""
+    known = policycache.load(resolved.data)
+    if known is not None:
+        return known
     try:
-        return Policy.model_validate(resolved.data)
+        policy = Policy.model_validate(resolved.data)
     except ValidationError as exc:
         raise ConfigError(_explain(exc, resolved)) from exc
+    policycache.store(resolved.data, policy)
+    return policy
 
 
 def _explain(exc: ValidationError, resolved: Resolved) -> str:

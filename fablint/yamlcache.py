@@ -36,14 +36,15 @@ one behind each)."""
 FOLDER = "yaml"
 
 
-def cache_dir() -> Path | None:
-    """Where parsed YAML is kept; None when caching is turned off."""
+def cache_dir(folder: str = FOLDER) -> Path | None:
+    """Where parsed YAML (or another of fablint's caches, ``folder``) is kept; None when
+    caching is turned off."""
     chosen = os.environ.get(CACHE_ENV)
     if chosen is not None:
-        return Path(chosen) / FOLDER if chosen else None
+        return Path(chosen) / folder if chosen else None
     base = os.environ.get("XDG_CACHE_HOME") or ""
     root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "fablint" / FOLDER
+    return root / "fablint" / folder
 
 
 def _loader_stamp() -> str:
@@ -111,12 +112,18 @@ def _write(entry: Path, data: Any, lines: KeyLines) -> None:
         return
     if not _same(json.loads(text)["data"], data):
         return
+    write_entry(entry, text)
+
+
+def write_entry(entry: Path, text: str) -> None:
+    """Write a cache entry whole or not at all (a hook may run beside this one), then drop
+    the oldest entries beyond ``MAX_ENTRIES``; a folder that cannot be written is left be."""
     with contextlib.suppress(OSError):
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         temporary = entry.with_name(f".{entry.name}.{os.getpid()}")
         try:
             temporary.write_text(text, encoding="utf-8")
-            temporary.replace(entry)  # whole or not at all, for a hook running beside this one
+            temporary.replace(entry)
         finally:
             temporary.unlink(missing_ok=True)
         _prune(entry.parent)

@@ -125,6 +125,33 @@ def test_an_ethernet_lint_builds_only_the_validators_it_uses() -> None:
     assert all(getattr(model, name).__pydantic_complete__ for name in held(model.Device, set()))
 
 
+def test_a_lint_with_its_policy_cached_builds_no_policy_or_config_validator(
+        tmp_path: Path) -> None:
+    """The second run of a lint without a fablint.yaml takes its validated policy from the
+    cache (``fablint.policycache``) and the default project settings as they are: neither
+    the policy sections' nor ``ProjectConfig``'s validator is built."""
+    code = (
+        "import sys, json; from fablint import policy, config; "
+        "from fablint.lintcmd import _load_profile, _load_project; "
+        "from fablint.engine import LintOptions, lint; "
+        "project = _load_project([sys.argv[1]], None); "
+        "lint(LintOptions(paths=[sys.argv[1]], config=project, "
+        "policy=_load_profile(project, None), jobs=1)); "
+        "print(json.dumps([n for n, c in [*vars(policy).items(), *vars(config).items()] "
+        "if isinstance(c, type) and hasattr(c, '__pydantic_complete__') "
+        "and c.__pydantic_complete__]))")
+    switch = tmp_path / "leaf1.cfg"  # in a folder without a fablint.yaml
+    switch.write_text((ROOT / "fixtures" / "demo" / "leaf1.cfg").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FABLINT_CACHE_DIR": str(tmp_path / "c")}
+    runs = [subprocess.run([sys.executable, "-c", code, str(switch)], capture_output=True,
+                           text=True, env=env, timeout=120, check=False) for _ in range(3)]
+    assert all(run.returncode == 0 for run in runs), runs[-1].stderr
+    first, _, last = (json.loads(run.stdout.splitlines()[-1]) for run in runs)
+    assert "Policy" in first  # validated while the caches fill
+    assert last == [], last
+
+
 def test_a_fabric_built_without_validation_is_the_validated_one() -> None:
     from fablint.ingest import new_fabric, parse_file
     from fablint.model import Fabric
