@@ -16,7 +16,7 @@ from fablint.model import Device, Fabric, IbNode, InputFile, Link, ParseProblem
 from fablint.parallel import map_files
 from fablint.parsers import PROVIDES
 from fablint.parsers.base import ParseError
-from fablint.parsers.coverage import coverage_problems
+from fablint.parsers.coverage import coverage_problems, text_facts
 from fablint.parsers.detect import (
     SNIFF_BYTES,
     InputError,
@@ -390,8 +390,11 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
         return outcome
     info.format = detection.parser.name
     info.vendor = detection.parser.vendor
+    facts = text_facts(path, text, detection.parser.name)
+    box = [text]
+    del text  # the parser's alone: a large running-config's model is built without it
     try:
-        result = detection.parser.parse(text, path)
+        result = detection.parser.parse(box.pop(), path)
     except ParseError as exc:
         outcome.problems.append(ParseProblem(
             file=path, line=exc.line, message=exc.message, kind="parse-error", fatal=True,
@@ -417,7 +420,7 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     outcome.devices = result.devices
     snapshot.name_devices(path, outcome.devices)
     outcome.problems = [*result.problems,
-                        *coverage_problems(path, text, detection.parser.name, result)]
+                        *coverage_problems(path, facts, detection.parser.name, result)]
     outcome.links = result.links
     outcome.ib_nodes = result.ib_nodes
     info.ib_nodes = len(result.ib_nodes)

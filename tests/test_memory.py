@@ -425,3 +425,42 @@ def test_frozen_nxos_ports_read_as_the_plain_ones(monkeypatch: pytest.MonkeyPatc
         for ports in (1, 10**9):  # compacted, and validated in one go
             monkeypatch.setattr(build, "COMPACT_PORTS", ports)
             assert _dump(NXOS_FROZEN_CASES, "nx-fr1.cfg", "nxos") == plain
+
+
+def _plain_groups(ports: object) -> list[list[Interface]]:
+    """``checks.base._by_qos`` the plain way: a list a group, always."""
+    from fablint.checks.base import _qos_key
+
+    groups: dict[tuple[int, bool], list[Interface]] = {}
+    for iface in ports:  # type: ignore[attr-defined]
+        groups.setdefault(_qos_key(iface), []).append(iface)
+    return list(groups.values())
+
+
+def test_ports_alone_lint_as_the_plain_groups(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chassis whose ports each have QoS settings of their own keeps its QoS groups as its
+    list of ports (``PortsAlone``) and gives the findings the plain groups give: the ports'
+    own PFC lines, some ports classifying RoCE wrongly and some at another speed."""
+    from typer.testing import CliRunner
+
+    from fablint.checks import base as checks_base
+    from fablint.cli import app
+
+    text = _nxos_chassis(1200).replace(
+        "rail 3\n  no switchport", "rail 3\n  speed 100000\n  no switchport").replace(
+        "-05-7 rail 7\n  no switchport\n  mtu 9216\n  priority-flow-control mode on",
+        "-05-7 rail 7\n  no switchport\n  mtu 9216\n  priority-flow-control mode off")
+    config = tmp_path / "chassis1.cfg"
+    config.write_text(text)
+    device = NxosParser().parse(text, str(config)).devices[0]
+    ports = list(device.interfaces.values())
+    assert isinstance(checks_base._by_qos(ports), checks_base.PortsAlone)
+    runs = []
+    for plain in (False, True):
+        if plain:
+            monkeypatch.setattr(checks_base, "_by_qos", _plain_groups)
+        runs.append([CliRunner().invoke(app, ["lint", str(config), "-f", fmt, "-j", "1"]).stdout
+                     for fmt in ("json", "text")])
+    assert runs[0] == runs[1]
+    assert '"findings": []' not in runs[0][0]  # the ports with PFC off are found

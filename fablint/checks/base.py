@@ -9,7 +9,7 @@ policy only; vendor syntax stays in parsers and fix renderers.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -54,6 +54,9 @@ class Context:
         default_factory=dict, init=False
     )
     _memo: dict[tuple[object, ...], object] = field(default_factory=dict, init=False)
+    _per_qos: dict[tuple[str, int], dict[int, Any]] = field(default_factory=dict, init=False)
+    """(what, id(device)) -> id(QoS settings) -> value (``per_qos``): one int key a port where
+    every port has settings of its own, not a tuple of three."""
 
     def shared(self, key: Hashable, value: T) -> T:
         """One object for a derived value that many ports have alike: the first ``value``
@@ -70,10 +73,13 @@ class Context:
         else: a 64-port leaf computes them once instead of 64 times. The models stay alive
         while the context is, so their ids cannot be reused.
         """
-        key = (what, id(device), id(iface.qos))
-        if key in self._memo:
-            return self._memo[key]  # type: ignore[return-value]
-        value = self._memo[key] = compute()
+        memo = self._per_qos.get((what, id(device)))
+        if memo is None:
+            memo = self._per_qos[(what, id(device))] = {}
+        key = id(iface.qos)
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        value = memo[key] = compute()
         return value
 
     def once(self, what: str, of: object, compute: Callable[[], T]) -> T:
@@ -165,7 +171,7 @@ class Context:
 
     def qos_groups(
         self, device: Device, kinds: tuple[str, ...] = ("physical",)
-    ) -> list[list[Interface]]:
+    ) -> Sequence[list[Interface]]:
         """``fabric_ports(device, kinds)`` grouped by QoS settings object (and routed or not,
         ``_qos_key``), each group in port order and the groups in the order of their first
         port.
@@ -181,7 +187,7 @@ class Context:
             cached = self._memo[key] = _by_qos(self.fabric_ports(device, kinds))
         return cached  # type: ignore[return-value]
 
-    def all_qos_groups(self, device: Device) -> list[list[Interface]]:
+    def all_qos_groups(self, device: Device) -> Sequence[list[Interface]]:
         """Every interface of ``device``, fabric port or not, grouped by QoS settings object
         like ``qos_groups``: for rules that judge each settings object once."""
         key = ("all_qos_groups", device.name)
@@ -211,8 +217,11 @@ class Context:
         once per group of ``qos_groups``, on the group's first port. Most devices have nothing
         for a given rule, and then no port is visited at all.
         """
+        groups = self.qos_groups(device, kinds)
+        if isinstance(groups, PortsAlone):  # every port its own group, in port order
+            return [(iface, value) for iface in groups.ports if (value := judge(iface))]
         found: dict[tuple[int, bool], T] = {}
-        for ports in self.qos_groups(device, kinds):
+        for ports in groups:
             value = judge(ports[0])
             if value:
                 found[_qos_key(ports[0])] = value
@@ -255,8 +264,35 @@ def _qos_key(iface: Interface) -> tuple[int, bool]:
     return id(iface.qos), iface.routed
 
 
-def _by_qos(ports: Iterable[Interface]) -> list[list[Interface]]:
+class PortsAlone(Sequence[list[Interface]]):
+    """Groups of one port each, in port order: ``_by_qos`` of ports that each have QoS
+    settings of their own (the ports of a large NX-OS chassis, each with its own service-policy
+    and PFC lines). Kept as the list of ports: each group is made when it is read, instead of a
+    list a port held for the whole lint."""
+
+    __slots__ = ("ports",)
+
+    def __init__(self, ports: list[Interface]) -> None:
+        self.ports = ports
+
+    def __len__(self) -> int:
+        return len(self.ports)
+
+    def __getitem__(self, index: int) -> list[Interface]:  # type: ignore[override]
+        if isinstance(index, slice):
+            return [[iface] for iface in self.ports[index]]  # type: ignore[return-value]
+        return [self.ports[index]]
+
+    def __iter__(self) -> Iterator[list[Interface]]:
+        for iface in self.ports:
+            yield [iface]
+
+
+def _by_qos(ports: Iterable[Interface]) -> Sequence[list[Interface]]:
     """``ports`` grouped by ``_qos_key``, in the order of each group's first port."""
+    ports = ports if isinstance(ports, list) else list(ports)
+    if len({id(iface.qos) for iface in ports}) == len(ports):
+        return PortsAlone(ports)
     groups: dict[tuple[int, bool], list[Interface]] = {}
     for iface in ports:
         key = _qos_key(iface)

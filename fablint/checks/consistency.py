@@ -11,7 +11,7 @@ the devices that differ from it, with what the majority does.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from fablint.checks.base import (
     Context,
     DeviceSummary,
     FabricRule,
+    PortsAlone,
     fmt_ports,
     fmt_priorities,
     register,
@@ -51,7 +52,7 @@ Entry = tuple[Any, Any, dict[Any, Any]]
 """(comparison group, value, refs) of one port."""
 
 
-def tally(ctx: Context, device: Device, groups: list[list[Interface]],
+def tally(ctx: Context, device: Device, groups: Sequence[list[Interface]],
           facts: Callable[[Interface], Iterable[Entry]]) -> Facts:
     """Count the ports' facts into a summary, group by group.
 
@@ -66,6 +67,7 @@ def tally(ctx: Context, device: Device, groups: list[list[Interface]],
     named: dict[int, list[Interface]] = {}
     """id(usage) -> its first ports."""
     order: dict[int, int] = {}
+    alone = isinstance(groups, PortsAlone)  # one port a group, in port order
     for ports in groups:
         for group, value, refs in facts(ports[0]):
             values = out.get(group)
@@ -80,6 +82,10 @@ def tally(ctx: Context, device: Device, groups: list[list[Interface]],
             # A value that several sets share: merge their first ports in port order, unless
             # the names kept are complete and all come first.
             kept = named[id(usage)]
+            if alone:  # this port comes after every port kept: no order to look up
+                if len(kept) < MAX_NAMED_PORTS:
+                    named[id(usage)] = [*kept, ports[0]]
+                continue
             order = order or ctx.port_order(device)
             if len(kept) < MAX_NAMED_PORTS or order[id(ports[0])] < order[id(kept[-1])]:
                 named[id(usage)] = sorted([*kept, *ports[:MAX_NAMED_PORTS]],
@@ -90,9 +96,12 @@ def tally(ctx: Context, device: Device, groups: list[list[Interface]],
     return out
 
 
-def by_speed(ctx: Context, device: Device, groups: list[list[Interface]]
-             ) -> list[list[Interface]]:
-    """``groups`` (as ``tally`` takes them) split further by port speed."""
+def by_speed(ctx: Context, device: Device, groups: Sequence[list[Interface]]
+             ) -> Sequence[list[Interface]]:
+    """``groups`` (as ``tally`` takes them) split further by port speed (``groups`` itself
+    when every group has one speed)."""
+    if all(len({iface.speed_mbps for iface in ports}) == 1 for ports in groups):
+        return groups
     parts: list[list[Interface]] = []
     for ports in groups:
         if len({iface.speed_mbps for iface in ports}) == 1:

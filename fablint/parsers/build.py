@@ -248,6 +248,9 @@ class Compactor:
             elif kind is str:
                 if len(value) <= 24 and not _HAS_DIGIT(value):
                     value = values.setdefault(value, value)  # a keyword, a profile's name
+            elif kind is int:
+                if value > 256:  # an MTU, a speed (CPython shares the small ones itself)
+                    value = values.setdefault((int, value), value)
             elif kind is SourceRef:
                 known = self.recent.get(value)
                 if known is not None:

@@ -270,7 +270,10 @@ class NxosParser:
 
     def parse(self, text: str, path: str) -> ParseResult:
         refuse_oversized_config(text, path, "nxos")
-        return _NxosBuilder(path).run(text)
+        builder = _NxosBuilder(path)
+        lines = builder.read(text)
+        del text  # freed here when the caller let go of it: the model is built without it
+        return builder.build(lines)
 
 
 class _NxosBuilder:
@@ -357,10 +360,15 @@ class _NxosBuilder:
 
     # -- main loop -----------------------------------------------------------------------
 
-    def run(self, text: str) -> ParseResult:
+    def read(self, text: str) -> int:
+        """Read every line of ``text``; returns the number of lines (``build`` makes the
+        model, without the text)."""
         reject_nul(text, self.path, "binary data (NUL byte) in a text configuration")
         self.freezer = Freezer.for_text(text, self.device["interfaces"])
-        lines = self.scan(text)
+        return self.scan(text)
+
+    def build(self, lines: int) -> ParseResult:
+        """The model of what ``read`` read."""
         self.finish()
         frozen = self.freezer is not None
         device = validate_device(self.device, self.path, self.prepare_port if frozen else None,
