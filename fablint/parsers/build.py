@@ -410,8 +410,20 @@ def validate_device(device: Obj, path: str, prepare: Callable[[Obj], Obj] | None
                     where = ("references", str(index))
                     references[index] = compactor.compact(Reference.model_validate(reference))
             where = ()
+            # the ports and references are models already: validated without them, then
+            # given their containers as they are (pydantic would copy both, a transient the
+            # size of a port table of 100,000 ports at the end of the parse)
+            interfaces, references = device["interfaces"], device["references"]
+            device["interfaces"], device["references"] = {}, []
+            try:
+                model = Device.model_validate(device)
+            finally:
+                device["interfaces"], device["references"] = interfaces, references
+            object.__setattr__(model, "interfaces", interfaces)
+            object.__setattr__(model, "references", references)
             if prepare is not None:
                 _release_freed_memory()
+            return model
         return Device.model_validate(device)
     except ValidationError as exc:
         first_error = exc.errors()[0]

@@ -1243,7 +1243,7 @@ class _NxosBuilder:
         if "admin_up" not in fs and (kind == "svi" or (
                 kind == "physical" and not iface["routed"] and self.switchport_shutdown)):
             iface["admin_up"] = False
-        mtu = self.raw_mtu.get(iface["name"])
+        mtu = self.raw_mtu.pop(iface["name"], None)  # read once a port: freed as it is read
         if iface["routed"]:
             iface["mtu"], ref = mtu if mtu is not None else (NXOS_DEFAULT_MTU, None)
             if ref is not None:
