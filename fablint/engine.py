@@ -12,6 +12,7 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import accumulate, islice
@@ -47,7 +48,7 @@ from fablint.model import (
     Suppression,
 )
 from fablint.parallel import gc_paused, map_files
-from fablint.parsers.base import LINE_CHUNK, line_chunks
+from fablint.parsers.base import LINE_CHUNK, line_chunks, one_resolved_reference_per_kind
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
 
@@ -175,6 +176,10 @@ class FilePlan:
     ib_ports: bool = True
     """Whether anything reads the ports of IB nodes (the IB link rules, or the caller through
     kept models); without, dumps are parsed into nodes and links only."""
+    references: bool = True
+    """Whether anything reads every resolved reference of a device (a rule that sets
+    ``reads_references``, kept models, a digest); without, a parser may record only the first
+    resolved one of each kind (``parsers.base.one_resolved_reference_per_kind``)."""
 
 
 @dataclass
@@ -203,13 +208,14 @@ def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
     or the caller needs them, because moving them between processes costs more than parsing.
     """
     unit, plan = task
-    if plan.ib_ports:
-        parsed = parse_unit(unit, plan.vendor)
-    else:
-        from fablint.parsers.ibdump import nodes_without_ports
+    with ExitStack() as scope:
+        if not plan.ib_ports:
+            from fablint.parsers.ibdump import nodes_without_ports
 
-        with nodes_without_ports():
-            parsed = parse_unit(unit, plan.vendor)
+            scope.enter_context(nodes_without_ports())
+        if not plan.references:
+            scope.enter_context(one_resolved_reference_per_kind())
+        parsed = parse_unit(unit, plan.vendor)
     return [_analyse(outcome, plan) for outcome in (parsed if isinstance(parsed, list)
                                                      else [parsed])]
 
@@ -373,6 +379,8 @@ def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type
         digest=options.digest,
         available=available,
         ib_ports=keep_devices or any(getattr(r, "reads_ib_ports", False) for r in rules),
+        references=keep_devices or options.digest is not None
+        or any(getattr(r, "reads_references", False) for r in rules),
     )
 
 

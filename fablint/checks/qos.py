@@ -726,6 +726,9 @@ class DanglingReference(Rule):
     roce_only = False
     vendors = ("eos", "nxos", "sonic")
 
+    # Reads the unresolved references and which kinds resolve, not every resolved one: no
+    # ``reads_references`` (a lint may parse one resolved reference per kind).
+
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         # One finding per missing object, at its first reference: a template that names a
         # missing map on every port is one thing to define, not a hundred findings.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
@@ -179,3 +181,23 @@ class Parser(Protocol):
     def parse(self, text: str, path: str) -> ParseResult:
         """Parse a whole file. Raises only ParseError."""
         ...
+
+
+EVERY_REFERENCE: ContextVar[bool] = ContextVar("every_reference", default=True)
+"""Whether a parser records every reference of a device (``Device.references``); see
+``one_resolved_reference_per_kind``."""
+
+
+@contextmanager
+def one_resolved_reference_per_kind() -> Iterator[None]:
+    """Devices parsed inside this block may record, of the references that resolve, only the
+    first of each kind (every unresolved one is still recorded): all that a lint reads when
+    the models stay in the worker and no rule reads more (QOS009 reads the unresolved ones
+    and which kinds resolve; a rule that reads the others sets ``reads_references``). The
+    SONiC parser honours it: a switch's ~540 resolved references (two a QUEUE row, one a
+    BUFFER_* row, five a PORT_QOS_MAP row) are its most numerous objects."""
+    token = EVERY_REFERENCE.set(False)
+    try:
+        yield
+    finally:
+        EVERY_REFERENCE.reset(token)

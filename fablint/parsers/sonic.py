@@ -78,7 +78,7 @@ from fablint.model import (
     Watchdog,
     shared_names,
 )
-from fablint.parsers.base import ParseError, ParseResult, reject_nul
+from fablint.parsers.base import EVERY_REFERENCE, ParseError, ParseResult, reject_nul
 from fablint.parsers.build import Obj, new_device, new_interface, new_watchdog
 from fablint.parsers.jsonlines import (
     _CONTAINERS,
@@ -645,6 +645,10 @@ class _SonicBuilder:
                            references=[])
         self.ifaces: dict[str, Obj] = self.device["interfaces"]
         self.add_reference = self.device["references"].append
+        self.every_reference = EVERY_REFERENCE.get()
+        """Record every reference; else (``one_resolved_reference_per_kind``) every unresolved
+        one and the first resolved one of each kind."""
+        self.resolved_kinds: set[str] = set()
         self.profile_cache: dict[str, tuple[str | None, bool]] = {}
         """BUFFER_PG/BUFFER_QUEUE ``profile`` spelling -> (profile name, whether it exists)."""
         self.fragment = "PORT" not in tables
@@ -691,15 +695,22 @@ class _SonicBuilder:
                                     f"({lo}-{hi}); ignored", kind="parse-error")
         return None
 
+    def record(self, kind: str, name: str, owner: str, src: SourceRef, resolved: bool) -> None:
+        """Add a reference to the device (see ``every_reference``)."""
+        if resolved and not self.every_reference:
+            if kind in self.resolved_kinds:
+                return
+            self.resolved_kinds.add(kind)
+        self.add_reference(_reference(kind, name, owner, src, resolved))
+
     def reference(self, row: Row, field_name: str, kind: str, name: str,
                   resolved: bool | None = None, src: SourceRef | None = None) -> bool:
         """Record a by-name reference; returns whether it resolves. ``src``: the place of
         ``field_name`` when the caller has it already."""
         if resolved is None:
             resolved = name in self.tables.get(kind, {})
-        self.add_reference(_reference(kind, name, f"{row.table}|{row.key}",
-                                      src if src is not None else row.ref(field_name),
-                                      resolved))
+        self.record(kind, name, f"{row.table}|{row.key}",
+                    src if src is not None else row.ref(field_name), resolved)
         return resolved
 
     def target(self, row: Row, field_name: str, kind: str) -> Row | None:
@@ -728,8 +739,7 @@ class _SonicBuilder:
         line = row.lines.get(field_name) if row.merged is None else None
         ref = (_new_tuple(SourceRef, (row.src.file, line)) if line is not None
                else row.ref(field_name))
-        self.add_reference(_reference(kind, name, f"{row.table}|{row.key}", ref,
-                                      target is not None))
+        self.record(kind, name, f"{row.table}|{row.key}", ref, target is not None)
         return target, ref
 
     def local_ports(self, row: Row) -> list[tuple[Obj, list[int]]]:
@@ -1042,7 +1052,7 @@ class _SonicBuilder:
         # Every port's row spells the same few maps: what a spelling binds is worked out once
         # (``maps_plan``); each row then records its own references.
         plans: dict[tuple[str | None, ...], _MapsPlan] = {}
-        add = self.add_reference
+        add = self.record
         for row in rows.values():
             if row.key == "global":
                 continue
@@ -1058,8 +1068,8 @@ class _SonicBuilder:
             lines = row.lines if row.merged is None else None
             for map_field, table, name, resolved in plan.bound:
                 line = lines.get(map_field) if lines is not None else None
-                add(_reference(table, name, owner, _new_tuple(SourceRef, (row.src.file, line))
-                               if line is not None else row.ref(map_field), resolved))
+                add(table, name, owner, _new_tuple(SourceRef, (row.src.file, line))
+                    if line is not None else row.ref(map_field), resolved)
             chosen = plan.chosen
             maps = shared.get(plan.key)
             if maps is None:  # ports bound to the same maps share one validated chain
@@ -1197,7 +1207,7 @@ class _SonicBuilder:
         # is worked out once (``queue_plan``), then only the row's references and queues
         # are made, in one loop.
         plans: dict[tuple[str | None, str | None], _QueuePlan] = {}
-        add = self.add_reference
+        add = self.record
         for row in self.rows("QUEUE"):
             fields = row.fields
             spelled = (fields.get("scheduler"), fields.get("wred_profile"))
@@ -1215,16 +1225,14 @@ class _SonicBuilder:
                 line = lines.get("scheduler") if lines is not None else None
                 ref = (_new_tuple(SourceRef, (file, line)) if line is not None
                        else row.ref("scheduler"))
-                add(_reference("SCHEDULER", plan.scheduler, owner, ref,
-                               plan.scheduler_row is not None))
+                add("SCHEDULER", plan.scheduler, owner, ref, plan.scheduler_row is not None)
                 if plan.mode is not None:
                     refs["scheduling"] = ref
             if plan.wred is not None:
                 line = lines.get("wred_profile") if lines is not None else None
                 ref = (_new_tuple(SourceRef, (file, line)) if line is not None
                        else row.ref("wred_profile"))
-                add(_reference("WRED_PROFILE", plan.wred, owner, ref,
-                               plan.wred_row is not None))
+                add("WRED_PROFILE", plan.wred, owner, ref, plan.wred_row is not None)
                 if plan.ecn is not None:
                     refs["ecn"] = ref
                 if plan.drop is not None:
@@ -1417,8 +1425,7 @@ class _SonicBuilder:
         line = row.lines.get("profile") if row.merged is None else None
         ref = (_new_tuple(SourceRef, (row.src.file, line)) if line is not None
                else row.ref("profile"))
-        self.add_reference(_reference("BUFFER_PROFILE", name, f"{row.table}|{row.key}", ref,
-                                      resolved))
+        self.record("BUFFER_PROFILE", name, f"{row.table}|{row.key}", ref, resolved)
         return {"src": row.src, "field_src": {"profile": ref}, "profile": name}
 
     def cable_lengths(self) -> None:
