@@ -1425,6 +1425,11 @@ def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
     """Union-find over ``pairs`` (one implementation for every "joined by cables" question:
     fabrics, pods, planes, rail groups): returns each name's component representative; a
     name in no pair is its own."""
+    return component_roots(pairs).__getitem__
+
+
+def component_roots(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """``components`` as a mapping, whose keys are the names in any pair."""
     adjacent: dict[str, list[str]] = {}
     for a, b in pairs:  # (a walk over the pairs: quicker in Python than union by parent)
         if a in adjacent:
@@ -1446,7 +1451,7 @@ def components(pairs: Iterable[tuple[str, str]]) -> Callable[[str], str]:
                 if other not in root:
                     root[other] = start
                     todo.append(other)
-    return root.__getitem__
+    return root
 
 
 class _Roots(dict[str, str]):

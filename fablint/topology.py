@@ -59,7 +59,8 @@ _NAME_ROLE = (
 @dataclass(slots=True)
 class _Claim:
     near: Endpoint
-    far: Endpoint
+    far: Endpoint | _Pair
+    """An Endpoint: a ``_Pair`` only while ``_claims`` makes the claims."""
     src: SourceRef | None
     origin: str
     speed_mbps: int | None
@@ -418,10 +419,23 @@ def _claims(links: list[Link], ports: dict[str, PortTable],
     device, port = names.device, names.port
     for near, near_port, (far, far_port), src in kept_rows:  # as _claim of their links
         near, far = device(near), device(far)
+        # (the far end as a plain pair until _distinct_strangers has named it: it renames
+        # every neighbour of 1,024 templated SONiC ToRs)
         claims.append(_Claim(_endpoint({"device": near, "interface": port(near, near_port)}),
-                             _endpoint({"device": far, "interface": port(far, far_port)}),
-                             src, "config", None))
-    return _distinct_strangers(claims, ports, owners), dropped, owners, names
+                             _Pair(far, port(far, far_port)), src, "config", None))
+    claims = _distinct_strangers(claims, ports, owners)
+    for claim in claims[len(claims) - len(kept_rows):]:
+        far = claim.far
+        if far.__class__ is _Pair:
+            claim.far = _endpoint({"device": far.device, "interface": far.interface})
+    return claims, dropped, owners, names
+
+
+class _Pair(NamedTuple):
+    """An Endpoint's values, before it is made."""
+
+    device: str
+    interface: str
 
 
 def _without_management(links: list[Link], ports: dict[str, PortTable],
@@ -464,10 +478,15 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
     that unrelated devices are not merged through a neighbour's name. A single port claimed
     twice is a cabling disagreement, not a reason to split."""
     seen: dict[tuple[str, str], set[str]] = defaultdict(set)
+    folded: dict[str, str] = {}  # port_key of each port name (a few dozen)
     for claim in claims:
-        if claim.origin in ("lldp", "config") and claim.far.device not in ports \
-                and claim.far.device not in owners:
-            seen[_key(claim.far)].add(claim.near.device)
+        far = claim.far
+        if claim.origin in ("lldp", "config") and far.device not in ports \
+                and far.device not in owners:
+            key = folded.get(far.interface)
+            if key is None:
+                key = folded[far.interface] = port_key(far.interface)
+            seen[far.device, key].add(claim.near.device)
     keys: dict[str, int] = defaultdict(int)
     for nears in seen.values():
         for near in nears:
@@ -485,11 +504,11 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
         return claims
     cloned = {d for pair in clones for d in pair}
     shared = {far[0] for far, nears in seen.items() if len(nears & cloned) > 1}
-    return [_Claim(near=c.near, far=_endpoint({
-                "device": f"{c.far.device}@{c.near.device}", "interface": c.far.interface}),
-                   src=c.src, origin=c.origin, speed_mbps=c.speed_mbps)
-            if c.far.device in shared and c.origin in ("lldp", "config") else c
-            for c in claims]
+    for c in claims:  # (the claims are this run's own: renamed in place)
+        if c.far.device in shared and c.origin in ("lldp", "config"):
+            c.far = _endpoint({"device": f"{c.far.device}@{c.near.device}",
+                               "interface": c.far.interface})
+    return claims
 
 
 def _internal(links: list[Link]) -> list[Cable]:
@@ -970,21 +989,23 @@ def _full_mesh(topo: Topology, adjacent: dict[str, set[str]]) -> bool:
 
 
 def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
+    role = {name: node.role for name, node in topo.nodes.items()}.get  # (``topo.role``)
     edges = []
     for cable in topo.cables:
         if cable.speed_mbps is None:
             continue
         u, v = cable.a.device, cable.b.device
         # A host is an end point, never a path: each of its cables gets its own copy of it.
-        if topo.role(u) == "host":
+        if role(u) == "host":
             u = f"{u}\x00{v}"
-        elif topo.role(v) == "host":
+        elif role(v) == "host":
             v = f"{v}\x00{u}"
         edges.append((u, v, cable.speed_mbps))
     # Separate fabrics (1,024 unrelated SONiC ToRs) have no one cut: said before networkx is
     # imported and the graph built, as the check on the graph below would say.
     find = components((u, v) for u, v, _ in edges)
-    if len({find(n) for u, v, _ in edges for n in (u, v) if topo.role(n) == "leaf"}) != 1:
+    cut = {n for u, v, _ in edges for n in (u, v)}
+    if len({find(n) for n in cut if role(n) == "leaf"}) != 1:
         return None
     import networkx as nx  # imported here: only the runs that cut a fabric pay for it
     from networkx.algorithms.community import kernighan_lin_bisection

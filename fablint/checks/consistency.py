@@ -27,7 +27,7 @@ from fablint.checks.base import (
 from fablint.checks.ecn import lossless_queues, speed_class
 from fablint.checks.qos import RoceDscpLossless
 from fablint.findings import Finding, Severity
-from fablint.model import Device, Interface, SourceRef, Threshold, components
+from fablint.model import Device, Interface, SourceRef, Threshold, component_roots
 
 MAX_NAMED_PORTS = 8
 """Port names a summary keeps per value (the count is kept in full)."""
@@ -161,7 +161,8 @@ def _cabling(ctx: Context) -> tuple[set[str], Callable[[str], str]]:
     topology = ctx.fabric.topology
     pairs = [(c.a.device, c.b.device) for c in topology.cables] if topology else []
     pairs += [(link.a.device, link.b.device) for link in ctx.fabric.links]
-    return {end for pair in pairs for end in pair}, components(pairs)
+    roots = component_roots(pairs)
+    return set(roots), roots.__getitem__
 
 
 def outliers(
