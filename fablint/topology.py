@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from fablint.ifnames import canonical, port_key
 from fablint.intent import Intent
@@ -35,12 +35,39 @@ from fablint.model import (
 from fablint.policy import Policy
 from fablint.trusted import Maker, replaced
 
+M = TypeVar("M")
+
 TIER: dict[str, int] = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
 _endpoint = Maker(Endpoint)
 _cable = Maker(Cable)
 _node = Maker(TopologyNode)
 _link = Maker(Link)
 _port_end = Maker(PortEnd)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _filled(maker: Maker[M]) -> Callable[[dict[str, Any]], M]:
+    """``maker(values)`` for ``values`` that give every field, in the fields' order (the
+    callers' dict literals; tests/test_topology.py compares both): the object without
+    Maker's checks and merge, for the 200,000 end points, port ends and cables of a
+    1,024-switch mixed fabric."""
+    cls, every = maker.cls, maker.every
+
+    def make(values: dict[str, Any]) -> M:
+        obj = _new(cls)
+        _set(obj, "__dict__", values)
+        _set(obj, "__pydantic_fields_set__", every)
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
+        return obj
+
+    return make
+
+
+_end = _filled(_endpoint)
+_whole_port_end = _filled(_port_end)
+_whole_cable = _filled(_cable)
 _HOST_PORT = re.compile(
     r"^(?:eth\d|en[ops]\w*|ib\d|mlx\d|mlx5_\d|bond\d|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$|"
     r"(?:[0-9a-f]{2}[:-]){5}[0-9a-f]{2}$)", re.I,
@@ -86,11 +113,11 @@ class PortRow(NamedTuple):
         """The PortEnd validation would make (the row's values have their fields' types
         already): a fabric of 1,024 SONiC switches makes 57,000 of them."""
         neighbor = self.neighbor
-        return _port_end({
+        return _whole_port_end({
             "interface": name, "speed_mbps": self.speed_mbps, "mtu": self.mtu,
             "admin_up": self.admin_up, "routed": self.routed, "pfc": list(self.pfc),
             "trust": self.trust, "src": self.src,
-            "neighbor": _endpoint({"device": neighbor[0], "interface": neighbor[1]})
+            "neighbor": _end({"device": neighbor[0], "interface": neighbor[1]})
             if neighbor else None, "neighbor_src": self.neighbor_src,
         })
 
@@ -421,13 +448,13 @@ def _claims(links: list[Link], ports: dict[str, PortTable],
         near, far = device(near), device(far)
         # (the far end as a plain pair until _distinct_strangers has named it: it renames
         # every neighbour of 1,024 templated SONiC ToRs)
-        claims.append(_Claim(_endpoint({"device": near, "interface": port(near, near_port)}),
+        claims.append(_Claim(_end({"device": near, "interface": port(near, near_port)}),
                              _Pair(far, port(far, far_port)), src, "config", None))
     claims = _distinct_strangers(claims, ports, owners)
     for claim in claims[len(claims) - len(kept_rows):]:
         far = claim.far
         if far.__class__ is _Pair:
-            claim.far = _endpoint({"device": far.device, "interface": far.interface})
+            claim.far = _end({"device": far.device, "interface": far.interface})
     return claims, dropped, owners, names
 
 
@@ -506,8 +533,8 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
     shared = {far[0] for far, nears in seen.items() if len(nears & cloned) > 1}
     for c in claims:  # (the claims are this run's own: renamed in place)
         if c.far.device in shared and c.origin in ("lldp", "config"):
-            c.far = _endpoint({"device": f"{c.far.device}@{c.near.device}",
-                               "interface": c.far.interface})
+            c.far = _end({"device": f"{c.far.device}@{c.near.device}",
+                          "interface": c.far.interface})
     return claims
 
 
@@ -539,9 +566,9 @@ def _claim(link: Link, names: _Names) -> _Claim:
     a, b = link.a, link.b  # unchanged ends are kept (a dump's 100,000 ends are already right)
     return _Claim(
         a if a.device == near_dev and a.interface == near_port
-        else _endpoint({"device": near_dev, "interface": near_port}),
+        else _end({"device": near_dev, "interface": near_port}),
         b if b.device == far_dev and b.interface == far_port
-        else _endpoint({"device": far_dev, "interface": far_port}),
+        else _end({"device": far_dev, "interface": far_port}),
         link.src, link.origin, link.speed_mbps,
     )
 
@@ -554,6 +581,9 @@ def _join(claims: list[_Claim], topo: Topology,
           ports: dict[str, PortTable]) -> tuple[list[Cable], list[CablingIssue]]:
     keys: dict[str, str] = {}  # port_key of each port name (a dump has a few dozen)
     ends: list[tuple[tuple[str, str], tuple[str, str]]] = []  # each claim's (near, far) key
+    # every claim by its near end, when there are LLDP claims to compare with them
+    by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]] = defaultdict(list)
+    compared = any(claim.origin == "lldp" for claim in claims)
     for claim in claims:
         near, far = claim.near, claim.far
         near_key = keys.get(near.interface)
@@ -562,11 +592,12 @@ def _join(claims: list[_Claim], topo: Topology,
         far_key = keys.get(far.interface)
         if far_key is None:
             far_key = keys[far.interface] = port_key(far.interface)
-        ends.append(((near.device, near_key), (far.device, far_key)))
-    by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]] = defaultdict(list)
-    if any(claim.origin == "lldp" for claim in claims):  # (only LLDP claims are compared)
-        for claim, (near, far) in zip(claims, ends, strict=True):
-            by_port[near].append((claim, far))
+        end = ((near.device, near_key), (far.device, far_key))
+        ends.append(end)
+        if compared:
+            by_port[end[0]].append((claim, end[1]))
+    speaking = {name for name, node in topo.nodes.items() if node.has_lldp}
+    """Devices whose own LLDP table was read: only their silence means something."""
     # A cable is keyed by its two ends' keys in sorted order (as a frozenset of them would
     # be, for less); each cable's first claim gives its ``a`` end.
     cables: dict[tuple[tuple[str, str], tuple[str, str]], Cable] = {}
@@ -595,12 +626,12 @@ def _join(claims: list[_Claim], topo: Topology,
             b_port = row.end(b.interface) if row else None
             speeds = [s for s in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
                                   claim.speed_mbps) if s]
-            cable = cables[pair] = _cable({  # (its parts are models already)
+            cable = cables[pair] = _whole_cable({  # (its parts are models already)
+                "a": a, "b": b, "a_port": a_port, "b_port": b_port,
+                "speed_mbps": min(speeds) if speeds else None,
                 # a dump of the subnet (IB) sees both ends of each link at once
-                "confirmed": origin not in ("lldp", "config"),
-                "a": a, "b": b, "origin": origin,
-                "speed_mbps": min(speeds) if speeds else None, "a_port": a_port,
-                "b_port": b_port, "sources": []})
+                "confirmed": origin not in ("lldp", "config"), "sources": [],
+                "origin": origin})
             first[pair] = near
         elif first[pair] == far:
             # (as ``cable.confirmed = True`` does: Cable validates no assignment, and the
@@ -608,8 +639,8 @@ def _join(claims: list[_Claim], topo: Topology,
             cable.__dict__["confirmed"] = True
         if claim.src is not None:
             cable.sources.append(claim.src)
-        if origin == "lldp":
-            issue = _disagreement(claim, near, far, by_port, topo)
+        if origin == "lldp" and claim.far.device in speaking:
+            issue = _disagreement(claim, near, far, by_port)
             if issue is not None:
                 issues.append(issue)
     return list(cables.values()), issues
@@ -709,15 +740,11 @@ def _host_ports(claims: list[_Claim]) -> dict[str, int]:
 
 def _disagreement(claim: _Claim, near: tuple[str, str], far: tuple[str, str],
                   by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]],
-                  topo: Topology) -> CablingIssue | None:
+                  ) -> CablingIssue | None:
     """What the far end says about the same port, when it says something else or nothing
     (``near`` and ``far``: the claim's ends as ``_key`` gives them; ``by_port``: the LLDP
-    claims by their near end, each with its far end's key)."""
-    if claim.origin != "lldp":
-        return None
-    far_node = topo.nodes.get(claim.far.device)
-    if far_node is None or not far_node.has_lldp:
-        return None  # the far end's own view is unknown: nothing to compare
+    claims by their near end, each with its far end's key). Asked only of an LLDP claim whose
+    far end's own LLDP table was read: otherwise its view is unknown, nothing to compare."""
     answers = by_port.get(far, [])
     if not answers:
         return CablingIssue(

@@ -331,3 +331,45 @@ def test_hca_numbering_from_one_meets_mlx5_numbering_from_zero() -> None:
     topo = build_topology(links, {}, _policy(), ib=names)
     ctx = Context(fabric=Fabric(topology=topo), policy=_policy())
     assert list(RailAlignment().compare([], ctx)) == []
+
+
+def _made_as_validated(obj: object) -> None:
+    """``obj`` (a model the topology built without validation) is what validation makes of
+    its values: same class, fields in the same order, same fields set; and so are the models
+    it holds."""
+    from pydantic import BaseModel
+
+    assert isinstance(obj, BaseModel)
+    again = type(obj).model_validate(obj.model_dump())
+    assert list(obj.__dict__) == list(type(obj).model_fields)
+    assert obj == again and obj.model_fields_set == again.model_fields_set
+    for value in obj.__dict__.values():
+        if isinstance(value, BaseModel):
+            _made_as_validated(value)
+
+
+def test_cables_ends_and_port_ends_are_what_validation_makes() -> None:
+    """The Ethernet path builds its end points, port ends and cables from dict literals in
+    the fields' order (topology._filled); a configured neighbour (SONiC DEVICE_NEIGHBOR), an
+    LLDP claim from both ends, a renamed port and a placeholder neighbour shared by two
+    templated ToRs (``Servers0@tor1``) are all covered."""
+    def sonic(neighbour_of: dict[str, tuple[str, str]]) -> dict[str, PortRow]:
+        return {name: PortRow(100_000, 9100, True, False, (3, 4), "dscp",
+                              SourceRef("tor.json", 10 + i), neighbour_of.get(name),
+                              SourceRef("tor.json", 40 + i) if name in neighbour_of else None,
+                              f"etp{i}")
+                for i, name in enumerate(("Ethernet0", "Ethernet4", "Ethernet8"))}
+
+    template = {"Ethernet0": ("Servers0", "eth0"), "Ethernet4": ("Servers1", "eth0"),
+                "Ethernet8": ("ARISTA01T1", "Ethernet1")}
+    ports = {"tor1": sonic(template), "tor2": sonic(template),
+             "leaf1": _ports("Ethernet31/1")}
+    links = [_link("leaf1", "Et31/1", "spine1", "Ethernet1/1"),
+             _link("spine1", "Eth1/1", "leaf1", "Ethernet31/1", line=2),
+             _link("tor1", "etp1", "Servers1", "eth0", line=3)]
+    topo = build_topology(links, ports, _policy())
+    assert {c.b.device for c in topo.cables if c.a.device == "tor1"} >= {
+        "Servers0@tor1", "ARISTA01T1@tor1"}
+    assert any(c.a_port is not None and c.a_port.neighbor is not None for c in topo.cables)
+    for cable in topo.cables:
+        _made_as_validated(cable)
