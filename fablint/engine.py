@@ -46,6 +46,7 @@ from fablint.model import (
     ParseProblem,
     SourceRef,
     Suppression,
+    share_fields_set,
 )
 from fablint.parallel import gc_paused, map_files
 from fablint.parsers.base import LINE_CHUNK, line_chunks, one_resolved_reference_per_kind
@@ -307,6 +308,13 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
     digests = {d.name: plan.digest(d, ctx) for d in outcome.devices} if plan.digest else {}
     del ctx  # what the rules derived for every port, not needed by the fixes (memory)
     attach_fixes(kept, _LineCache())
+    for link in outcome.links:
+        # One fields set per kind of link and of end point, not one each: the parent takes
+        # in a mixed fabric's 60,000 links (and 120,000 end points) with about 70 MB less,
+        # and unpickles them faster.
+        share_fields_set(link)
+        share_fields_set(link.a)
+        share_fields_set(link.b)
     return FileResult(
         input=outcome.input, devices=outcome.devices if plan.keep_devices else [],
         problems=outcome.problems, links=outcome.links, extra_inputs=outcome.extra_inputs,
@@ -411,9 +419,10 @@ def _assemble(
     suppressed = 0
     summaries: dict[str, list[DeviceSummary]] = {}
     for result in results:
+        path = result.input.path
         for rule_id, items in result.summaries.items():
             summaries.setdefault(rule_id, []).extend(
-                replace(s, name=renames.get((result.input.path, s.name), s.name))
+                replace(s, name=renames[path, s.name]) if (path, s.name) in renames else s
                 for s in items)
         offset = len(suppressions)
         suppressions.extend(result.suppressions)
