@@ -329,14 +329,19 @@ def key_lines(text: str) -> tuple[dict[str, Any], list[int]] | None:
         return None
     if value.__class__ is not dict:
         return None
-    # the numbers of the lines holding '":', by C-level calls rather than a loop per line
-    starts = list(compress(count(1), map(str.__contains__, keyed.split("\n"), _KEY_ENDS)))
+    # The numbers of the lines holding '":', with no call per line: each '":' becomes one
+    # \x01 byte and every other byte but the newlines goes, so the text's lines become b""
+    # or b"\x01" (single bytes: shared objects), which ``compress`` picks by truth. A valid
+    # JSON text has no raw control character such as \x01 (``json.loads`` took it).
+    skeleton = keyed.encode("utf-8", "surrogatepass").replace(b'":', b"\x01").translate(
+        None, _NOT_KEY_OR_NEWLINE)
+    starts = list(compress(count(1), skeleton.split(b"\n")))
     if len(starts) != total:
         return None  # some line holds two keys (or more)
     return value, starts
 
 
-_KEY_ENDS = repeat('":')
+_NOT_KEY_OR_NEWLINE = bytes(b for b in range(256) if b not in b"\n\x01")
 
 
 def _load_fast(text: str, depth: int) -> Loaded | None:
