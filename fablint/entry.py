@@ -7,10 +7,11 @@ been written yet); from then on ``fablint.cli.main`` handles it, letting a colle
 it has.
 """
 
+import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 INTERRUPTED = b"fablint: interrupted\n"
 EXIT_INTERRUPTED = 130
@@ -80,17 +81,61 @@ def _import_pydantic() -> None:
 
 
 def _load_pydantic() -> None:
-    from pydantic import (  # noqa: F401  (the modules fablint's imports load)
-        BaseModel,
-        ConfigDict,
-        Field,
-        PrivateAttr,
-        TypeAdapter,
-        ValidationError,
-        field_validator,
-        model_validator,
-    )
-    from pydantic_core import core_schema  # noqa: F401
+    with _forward_references_compiled_when_used():
+        from pydantic import (  # noqa: F401  (the modules fablint's imports load)
+            BaseModel,
+            ConfigDict,
+            Field,
+            PrivateAttr,
+            TypeAdapter,
+            ValidationError,
+            field_validator,
+            model_validator,
+        )
+        from pydantic_core import core_schema  # noqa: F401
+
+
+@contextlib.contextmanager
+def _forward_references_compiled_when_used() -> Iterator[None]:
+    """While pydantic is imported, the forward references ``typing`` makes of string
+    annotations are compiled when evaluated rather than when made.
+
+    ``pydantic_core.core_schema`` alone declares some 90 TypedDicts, and Python 3.11 to 3.13
+    compile each of their string annotations into a ``typing.ForwardRef`` at once (some 700
+    ``compile`` calls, a twentieth of a one-file lint) though nothing ever evaluates them.
+    Here ``typing._type_convert`` makes the same ForwardRef holding the text instead of its
+    code, which every evaluation (``ForwardRef._evaluate``, typing_extensions') hands to
+    ``eval`` alike; the real function is back as soon as the imports are done.
+    """
+    import typing
+
+    convert = getattr(typing, "_type_convert", None)
+    if convert is None or sys.version_info >= (3, 14) or \
+            "__forward_code__" not in getattr(typing.ForwardRef, "__slots__", ()):
+        yield
+        return
+    import typing_extensions  # noqa: F401  (it keeps typing's own _type_convert: first)
+
+    forward_ref = typing.ForwardRef
+
+    def lazy(arg: object, module: object = None, *, allow_special_forms: bool = False) -> object:
+        if not isinstance(arg, str) or not arg:
+            return convert(arg, module, allow_special_forms=allow_special_forms)
+        ref = forward_ref.__new__(forward_ref)
+        ref.__forward_arg__ = arg
+        ref.__forward_code__ = f"({arg},)[0]" if arg[0] == "*" else arg  # as __init__ would
+        ref.__forward_evaluated__ = False
+        ref.__forward_value__ = None
+        ref.__forward_is_argument__ = True
+        ref.__forward_is_class__ = allow_special_forms
+        ref.__forward_module__ = module
+        return ref
+
+    typing._type_convert = lazy  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        typing._type_convert = convert  # type: ignore[attr-defined]
 
 
 def _import_without_asyncio(load: Callable[[], None]) -> None:

@@ -12,7 +12,9 @@ Every object a finding can point at is ``Located``: ``src`` is where the object 
 explicitly".
 """
 
-from __future__ import annotations
+# No "from __future__ import annotations" here: pydantic would compile the text of every
+# field's annotation when the classes are made (a sixth of the import). An annotation
+# that names a class defined further down is a string.
 
 import re
 import struct
@@ -85,7 +87,7 @@ class SourceRef(NamedTuple):
         }
 
     @classmethod
-    def _coerce(cls, value: Any) -> SourceRef:
+    def _coerce(cls, value: Any) -> "SourceRef":
         if isinstance(value, dict) and isinstance(value.get("file"), str):
             return cls(value["file"], value.get("line"))
         if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
@@ -448,7 +450,7 @@ class QosSettings(Located):
     pause: LinkPause = Field(default_factory=LinkPause)
     queues: dict[int, Queue] = Field(default_factory=dict)
     policies: list[PolicyBinding] = Field(default_factory=list)
-    maps: ClassMaps | None = None
+    maps: "ClassMaps | None" = None
     """The port's own classification chain (SONiC PORT_QOS_MAP, NX-OS interface policy);
     None: the device's (``Device.maps_for``)."""
 
@@ -614,9 +616,9 @@ class Interface(Located):
     qos: QosSettings = Field(default_factory=QosSettings)
     profile: str | None = None
     """Name of the QoS profile / service profile applied to the port, if any."""
-    buffer_pgs: dict[int, BufferAssignment] = Field(default_factory=dict)
+    buffer_pgs: "dict[int, BufferAssignment]" = Field(default_factory=dict)
     """Ingress priority group -> buffer profile (SONiC BUFFER_PG)."""
-    buffer_queues: dict[int, BufferAssignment] = Field(default_factory=dict)
+    buffer_queues: "dict[int, BufferAssignment]" = Field(default_factory=dict)
     """Egress queue -> buffer profile (SONiC BUFFER_QUEUE)."""
     cable_length_m: float | None = None
     """Cable length in metres (SONiC CABLE_LENGTH), which sizes PFC headroom."""

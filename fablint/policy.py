@@ -5,7 +5,9 @@ overrides. Every section forbids unknown keys so that a typo in a profile is an 
 silently ignored setting.
 """
 
-from __future__ import annotations
+# No "from __future__ import annotations" here: pydantic would compile the text of every
+# field's annotation when the classes are made (a sixth of the import). An annotation
+# that names a class defined further down is a string.
 
 import fnmatch
 import re
@@ -75,7 +77,7 @@ class PfcPolicy(_Section):
     _check_lossy = field_validator("lossy_priorities")(_priorities)
 
     @model_validator(mode="after")
-    def _disjoint(self) -> PfcPolicy:
+    def _disjoint(self) -> "PfcPolicy":
         both = set(self.lossless_priorities) & set(self.lossy_priorities)
         if both:
             raise ValueError(f"priorities {sorted(both)} are both lossless and lossy")

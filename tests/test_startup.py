@@ -338,6 +338,44 @@ def test_pydantic_is_imported_without_asyncio_and_asyncio_still_works() -> None:
 
 
 
+HINTS_PROBE = """
+import json, sys, typing
+if sys.argv[1] == "entry":
+    from fablint.entry import _import_pydantic
+    _import_pydantic()
+import typing_extensions
+from pydantic_core import core_schema
+lazy = [ref for cls in vars(core_schema).values() if isinstance(cls, type)
+        for ref in vars(cls).get("__annotations__", {}).values()
+        if isinstance(ref, typing.ForwardRef) and isinstance(ref.__forward_code__, str)]
+hints = {name: repr(typing.get_type_hints(cls)) for name, cls in sorted(vars(core_schema).items())
+         if isinstance(cls, type) and typing_extensions.is_typeddict(cls)}
+ref = typing.ForwardRef("list[int]")
+print(json.dumps({
+    "lazy": len(lazy), "hints": hints,
+    "restored": typing._type_convert.__code__.co_filename == typing.__file__
+    and typing._type_convert("x").__forward_code__.__class__ is not str,
+    "extensions": getattr(typing_extensions, "_type_convert", typing._type_convert)
+    is typing._type_convert,
+    "evaluated": repr(typing._eval_type(ref, {}, {})),
+}))
+"""
+
+
+def test_forward_references_made_while_pydantic_is_imported_evaluate_alike() -> None:
+    """``entry._import_pydantic`` lets ``typing`` keep the text of the string annotations
+    pydantic's modules declare (core_schema's TypedDicts) instead of compiling each at once:
+    every one evaluates as before, and ``typing`` is itself again afterwards."""
+    fast = _python(HINTS_PROBE, "entry")
+    plain = _python(HINTS_PROBE, "plain")
+    assert fast.returncode == 0 and plain.returncode == 0, fast.stderr + plain.stderr
+    lazy, eager = (json.loads(run.stdout) for run in (fast, plain))
+    assert lazy["lazy"] > 100 and eager["lazy"] == 0  # not vacuous: core_schema's are lazy
+    assert lazy["hints"] == eager["hints"] and len(lazy["hints"]) > 50
+    assert lazy["restored"] and lazy["extensions"]
+    assert lazy["evaluated"] == eager["evaluated"] == "list[int]"
+
+
 FALLBACK_PROBE = """
 import sys
 sys.path.insert(0, sys.argv[1])
