@@ -55,8 +55,9 @@ class Context:
     )
     _memo: dict[tuple[object, ...], object] = field(default_factory=dict, init=False)
     _per_qos: dict[tuple[str, int], dict[int, Any]] = field(default_factory=dict, init=False)
-    """(what, id(device)) -> id(QoS settings) -> value (``per_qos``): one int key a port where
-    every port has settings of its own, not a tuple of three."""
+    """(what, id(device)) -> id(QoS settings) -> value (``per_qos``)."""
+    _alone: set[int] = field(default_factory=set, init=False)
+    """ids of the devices whose ports each have QoS settings of their own (``PortsAlone``)."""
 
     def shared(self, key: Hashable, value: T) -> T:
         """One object for a derived value that many ports have alike: the first ``value``
@@ -73,6 +74,10 @@ class Context:
         else: a 64-port leaf computes them once instead of 64 times. The models stay alive
         while the context is, so their ids cannot be reused.
         """
+        if id(device) in self._alone:
+            # each port its own settings: a value a port kept for the whole lint (100,000
+            # entries on a large chassis) would save only the second rule's computation
+            return compute()
         memo = self._per_qos.get((what, id(device)))
         if memo is None:
             memo = self._per_qos[(what, id(device))] = {}
@@ -134,11 +139,13 @@ class Context:
         cached = self._ports.get(key)
         if cached is not None:
             return cached
+        every = self._fabric_all(device)
         if "layer3" in kinds:
-            ports = [i for i in self._fabric_all(device)
-                     if not (i.port_channel and i.kind == "physical")]
+            ports = [i for i in every if not (i.port_channel and i.kind == "physical")]
         else:
-            ports = [i for i in self._fabric_all(device) if i.kind in kinds]
+            ports = [i for i in every if i.kind in kinds]
+        if len(ports) == len(every):
+            ports = every  # one list, not a copy a view (a chassis of physical ports only)
         self._ports[key] = ports
         return ports
 
@@ -184,7 +191,8 @@ class Context:
         key = ("qos_groups", device.name, kinds)
         cached = self._memo.get(key)
         if cached is None:
-            cached = self._memo[key] = _by_qos(self.fabric_ports(device, kinds))
+            cached = self._memo[key] = self._note_alone(
+                device, _by_qos(self.fabric_ports(device, kinds)))
         return cached  # type: ignore[return-value]
 
     def all_qos_groups(self, device: Device) -> Sequence[list[Interface]]:
@@ -193,8 +201,15 @@ class Context:
         key = ("all_qos_groups", device.name)
         cached = self._memo.get(key)
         if cached is None:
-            cached = self._memo[key] = _by_qos(device.interfaces.values())
+            cached = self._memo[key] = self._note_alone(
+                device, _by_qos(device.interfaces.values()))
         return cached  # type: ignore[return-value]
+
+    def _note_alone(self, device: Device, groups: Sequence[list[Interface]]
+                    ) -> Sequence[list[Interface]]:
+        if isinstance(groups, PortsAlone) and len(groups) >= ALONE_PORTS:
+            self._alone.add(id(device))
+        return groups
 
     def port_order(self, device: Device) -> dict[int, int]:
         """id(port) -> its place among the ports of ``device``: to put ports met group by
@@ -255,6 +270,11 @@ def lossless_intent(device: Device) -> bool:
         if any(q.ecn is not None for q in qos.queues.values()):
             return True
     return False
+
+
+ALONE_PORTS = 1024
+"""A device with at least this many ports, each with QoS settings of its own, computes
+``Context.per_qos`` values again for each rule instead of keeping one a port."""
 
 
 def _qos_key(iface: Interface) -> tuple[int, bool]:
