@@ -41,11 +41,6 @@ _new_tuple = tuple.__new__
 """``SourceRef(file, line)`` without the Python-level ``__new__`` of a NamedTuple."""
 
 
-def _port_name(number: int) -> str:
-    """``str(number)`` of a port number, the 255 usual ones made once."""
-    return _PORT_NAMES[number] if 0 <= number <= MAX_PORT else str(number)
-
-
 MAX_LINE = 1024
 """Longest line an InfiniBand dump parser reads (real ones stay under 300 characters)."""
 
@@ -174,19 +169,22 @@ class IbDumpBuilder:
 
     def connect(self, node: Obj, port: Obj, peer_node: Obj, peer_port: Obj) -> None:
         """Record a cable seen from ``port``'s side (and, unless it says otherwise, from the
-        peer's side too). The first sighting of a cable makes its link."""
+        peer's side too). The first sighting of a cable makes its link. A port's ``peer`` is
+        the ``Endpoint`` itself (the very object the link's end and the model's port hold)."""
+        number = peer_port["number"]  # (``str(number)``: the usual 255 made once)
+        peer_name = _PORT_NAMES[number] if 0 <= number <= MAX_PORT else str(number)
         old = port.get("peer")
         if old is None:
-            port["peer"] = {"device": peer_node["key"],
-                            "interface": _port_name(peer_port["number"])}
-        elif old["device"] != peer_node["key"] or \
-                old["interface"] != _port_name(peer_port["number"]):
+            port["peer"] = end(peer_node["key"], peer_name)
+        elif old.interface != peer_name or old.device != peer_node["key"]:
             self.problem(port["src"].line, f"port {port['number']} of {_name(node)} is listed "
                          f"with two different peers")
             return
         back = peer_port.get("peer")
         if back is None:
-            peer_port["peer"] = {"device": node["key"], "interface": _port_name(port["number"])}
+            number = port["number"]
+            peer_port["peer"] = end(node["key"], _PORT_NAMES[number] if 0 <= number <= MAX_PORT
+                                    else str(number))
         if old is None or back is None:
             self.cables.append((node, port, peer_node, peer_port))
 
@@ -194,20 +192,23 @@ class IbDumpBuilder:
 
     def links(self) -> list[Obj]:
         """One link per cable: ``a`` is the end whose line comes first in the dump."""
-        out: list[Obj] = []
         origin = self.origin
+        return [{"a": a, "b": b, "src": src, "origin": origin, "width": width, "a_speed": a_speed,
+                 "b_speed": b_speed, "speed_mbps": speed}
+                for a, b, src, width, a_speed, b_speed, speed in self._cables()]
+
+    def _cables(self) -> Iterator[tuple[Any, Any, SourceRef, int | None, str | None,
+                                        str | None, int | None]]:
+        """The values of each link (``links``): ends, line, width, speeds, rate."""
         for node, port, peer_node, peer_port in self.cables:
-            if peer_port["src"].line < port["src"].line:
+            if peer_port["src"][1] < port["src"][1]:  # (a SourceRef is (file, line))
                 node, port, peer_node, peer_port = peer_node, peer_port, node, port
-            widths = [w for w in (port.get("width"), peer_port.get("width")) if w]
-            width = min(widths) if widths else None  # the ends disagree only in stale dumps
-            speeds = port.get("speed"), peer_port.get("speed")
-            out.append({
-                "a": peer_port["peer"], "b": port["peer"], "src": port["src"], "origin": origin,
-                "width": width, "a_speed": speeds[0], "b_speed": speeds[1],
-                "speed_mbps": ib_rate_mbps(speeds[0] or speeds[1], width),
-            })
-        return out
+            # the narrower width either end gives (they disagree only in stale dumps)
+            width, other = port.get("width"), peer_port.get("width")
+            width = (min(width, other) if other else width) if width else (other or None)
+            a_speed, b_speed = port.get("speed"), peer_port.get("speed")
+            yield (peer_port["peer"], port["peer"], port["src"], width, a_speed, b_speed,
+                   ib_rate_mbps(a_speed or b_speed, width))
 
     def result(self, lines: int) -> ParseResult:
         try:
@@ -232,25 +233,23 @@ def validate(dump: IbDumpBuilder) -> tuple[list[Link], list[IbNode]]:
 
 _NODE = Maker(IbNode)
 _PORT = Maker(IbPort)
-_LINK = Maker(Link)
-_ENDPOINT = Maker(Endpoint)
 
 
-def _endpoint(peer: Obj) -> Endpoint:
-    """``Maker(Endpoint)`` of a peer dict, which is made the object's own ``__dict__`` (it
-    holds exactly the fields, in order: ``connect`` makes it)."""
-    if tuple(peer) != ("device", "interface"):
-        return _ENDPOINT(peer)
-    end = _new(Endpoint)
-    _set(end, "__dict__", peer)
-    _set(end, "__pydantic_fields_set__", {"device", "interface"})
-    _set(end, "__pydantic_extra__", None)
-    _set(end, "__pydantic_private__", None)
-    return end
+_ENDPOINT_FIELDS = {"device", "interface"}
+"""The one ``model_fields_set`` of every end point made here: it holds every field already,
+and an ``Endpoint`` is frozen, so nothing ever adds to it (``trusted.Maker.every``)."""
 
 
-_new = object.__new__
-_set = object.__setattr__
+def end(device: str, interface: str, _new: Any = object.__new__,
+        _set: Any = object.__setattr__) -> Endpoint:
+    """``Endpoint(device=..., interface=...)`` as validation makes it, without validation: a
+    dump's 100,000 port ends are each made once, straight from the line that names them."""
+    obj = _new(Endpoint)
+    _set(obj, "__dict__", {"device": device, "interface": interface})
+    _set(obj, "__pydantic_fields_set__", _ENDPOINT_FIELDS)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 _WANT_PORTS: ContextVar[bool] = ContextVar("fablint_ib_ports", default=True)
@@ -278,16 +277,34 @@ def construct(dump: IbDumpBuilder) -> tuple[list[Link], list[IbNode]]:
     nodes: list[IbNode] = []
     for node in dump.nodes.values():
         ports = node["ports"]
-        for number, port in ports.items():
-            peer = port.get("peer")
-            if peer is not None:
-                port["peer"] = _endpoint(peer)
-            if with_ports:
+        if with_ports:
+            for number, port in ports.items():
                 ports[number] = make_port(port)
-        if not with_ports:
+        else:
             node["ports"] = {}
         nodes.append(_NODE(node))
-    return [_LINK(link) for link in dump.links()], nodes
+    origin = dump.origin
+    return [_link(a, b, src, origin, width, a_speed, b_speed, speed)
+            for a, b, src, width, a_speed, b_speed, speed in dump._cables()], nodes
+
+
+_LINK_GIVEN = ("a", "b", "src", "origin", "width", "a_speed", "b_speed", "speed_mbps")
+
+
+def _link(a: Endpoint, b: Endpoint, src: SourceRef, origin: str, width: int | None,
+          a_speed: str | None, b_speed: str | None, speed: int | None,
+          _new: Any = object.__new__, _set: Any = object.__setattr__) -> Link:
+    """``Maker(Link)`` of a link's values (``links``) without the dict between: the fields
+    in their order, the defaults of the others, and the fields given."""
+    obj = _new(Link)
+    _set(obj, "__dict__", {
+        "src": src, "field_src": {}, "a": a, "b": b, "speed_mbps": speed, "origin": origin,
+        "owner_from": None, "remote_description": None, "max_frame_bytes": None,
+        "width": width, "a_speed": a_speed, "b_speed": b_speed})
+    _set(obj, "__pydantic_fields_set__", set(_LINK_GIVEN))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 def _name(node: Obj) -> str:

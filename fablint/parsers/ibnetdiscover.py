@@ -37,7 +37,6 @@ ports of the same number have different GUIDs.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any, ClassVar
 
@@ -50,6 +49,7 @@ from fablint.parsers.ibdump import (
     MAX_PORT,
     IbDumpBuilder,
     Obj,
+    _new_tuple,
     check_text,
 )
 from fablint.units import ib_guid, ib_speed, ib_width, ib_width_speed
@@ -92,10 +92,8 @@ _PORTS_PEER = re.compile(
 _PORTS_ALONE = re.compile(r"^(?:'(.*)'|(.*?))$")
 
 
-@functools.lru_cache(maxsize=256)
-def _link(token: str) -> tuple[int | None, str | None]:
-    """``4xNDR`` -> (4, "NDR"); the few distinct tokens of a dump are read once."""
-    return ib_width_speed(token)
+_LINKS: dict[str, tuple[int | None, str | None]] = {}
+"""``4xNDR`` -> (4, "NDR"): the few distinct tokens of dumps, each read once."""
 
 
 def _same(known: object, seen: object) -> bool:
@@ -148,18 +146,20 @@ class _TopologyReader:
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
+        port_line, full_match = self.port_line, _PORT_FULL.match
+        node = None  # (``self.node``, which only a blank line and ``node_line`` change)
         for lineno, raw in enumerate(lines, 1):
             line = raw.strip()
             if not line:
-                self.node = None  # a blank (or whitespace-only) line ends a record
+                node = self.node = None  # a blank (or whitespace-only) line ends a record
                 continue
             if len(line) > MAX_LINE and self.dump.too_long(line, lineno):
                 continue
             first = line[0]
-            if first == "[" and self.node is not None:
-                full = _PORT_FULL.match(line)
+            if first == "[" and node is not None:
+                full = full_match(line)
                 if full:
-                    self.port_line(full.groups(), lineno)
+                    port_line(full.groups(), lineno)
                     continue
                 match = _PORT.match(line)
                 if match:
@@ -172,6 +172,7 @@ class _TopologyReader:
                 match = _NODE.match(line)
                 if match:
                     self.node_line(match, lineno)
+                    node = self.node
                     continue
             elif first in ("v", "d", "s", "c", "r"):
                 match = _IDS.match(line)
@@ -260,8 +261,8 @@ class _TopologyReader:
          peer_port_guid, own_lid, own_lmc, quoted, bare, peer_lid, link) = groups
         dump, node = self.dump, self.node
         assert node is not None
-        # (the patterns matched digits: up to three, only the range is left to check)
-        number = int(number_text) if len(number_text) <= 3 else MAX_PORT + 1
+        # (the patterns matched digits, at most a line's: only the range is left to check)
+        number = int(number_text)
         if number > MAX_PORT:
             number = dump.number(number_text, lineno, "port number", MAX_PORT)
             if number is None:
@@ -270,22 +271,30 @@ class _TopologyReader:
         if number in ports:
             dump.problem(lineno, f"port {number} is listed twice")
             return
-        port: Obj = {"number": number, "src": dump.ref(lineno), "field_src": {}}
+        # (``dump.ref(lineno)``: every port line is a new line)
+        ref = dump._ref = _new_tuple(SourceRef, (dump.path, lineno))
+        port: Obj = {"number": number, "src": ref, "field_src": {}}
         ports[number] = port
         if guid_text:
             _put(port, "guid", _hex(guid_text, lineno, dump))
         if label is not None:
             port["label"] = label
         if link:
-            try:
-                width, speed = _link(link)
-            except ValueError as exc:
-                dump.problem(lineno, str(exc))
-            else:
-                if width is not None:
-                    port["width"] = width
-                if speed is not None:
-                    port["speed"] = speed
+            known = _LINKS.get(link)
+            if known is None:
+                try:
+                    known = ib_width_speed(link)
+                except ValueError as exc:
+                    dump.problem(lineno, str(exc))
+                    known = (None, None)  # (not kept: each line with it is a problem)
+                else:
+                    if len(_LINKS) < 256:
+                        _LINKS[link] = known
+            width, speed = known
+            if width is not None:
+                port["width"] = width
+            if speed is not None:
+                port["speed"] = speed
         if node["type"] != "switch":
             _put(port, "lid", _lid(dump, own_lid, lineno, "LID", MAX_LID))
             _put(port, "lmc", _lid(dump, own_lmc, lineno, "LMC", MAX_LMC))
@@ -293,7 +302,7 @@ class _TopologyReader:
             return  # a port with no peer (hand-written topology files)
         peer_guid = int(peer_guid_text, 16) if len(peer_guid_text) <= 16 else \
             _hex(peer_guid_text, lineno, dump)
-        peer_port_number = int(peer_number) if len(peer_number) <= 3 else MAX_PORT + 1
+        peer_port_number = int(peer_number)
         if peer_port_number > MAX_PORT:
             peer_port_number = dump.number(peer_number, lineno, "peer port number", MAX_PORT)
         if peer_guid is None or peer_port_number is None:
@@ -316,13 +325,12 @@ class _TopologyReader:
             key = keys.get(peer_guid)
             if key is None:
                 key = keys[peer_guid] = f"0x{peer_guid:016x}"
-            if key in claimed:
+            if claimed and key in claimed:
                 key = _record_for(nodes, key, peer_number, node["key"], port["number"])
             peer = nodes.get(key)
-            peer_type = _TYPES[letter]
             ref = port["src"]  # (the place of this line: the port was made from it)
             if peer is None or key in stubs:
-                peer = dump.ensure(key, peer_type, lineno)
+                peer = dump.ensure(key, _TYPES[letter], lineno)
                 _weak(peer, "guid", peer_guid, ref)
                 _weak(peer, "description", _desc(quoted, bare), ref)
             peer_port = peer["ports"].get(peer_number)
@@ -334,9 +342,10 @@ class _TopologyReader:
                     _weak(peer_port, "guid", _hex(peer_port_guid, lineno, dump), ref)
             if peer_label is not None:
                 _weak(peer_port, "label", peer_label, ref)
-            holder = peer if peer_type == "switch" else peer_port  # a switch's LID is its own
-            if peer_lid is not None and holder.get("lid") is None:
-                _weak(holder, "lid", _lid(dump, peer_lid, lineno, "peer LID", MAX_LID), ref)
+            if peer_lid is not None:  # a switch's LID is its own, a CA's its port's
+                holder = peer if letter == "S" else peer_port
+                if holder.get("lid") is None:
+                    _weak(holder, "lid", _lid(dump, peer_lid, lineno, "peer LID", MAX_LID), ref)
             dump.connect(node, port, peer, peer_port)
 
 
@@ -350,13 +359,14 @@ def _record_for(nodes: dict[str, Obj], key: str, number: int, from_key: str,
     candidates = [key]
     while f"{key}#{len(candidates) + 1}" in nodes:
         candidates.append(f"{key}#{len(candidates) + 1}")
-    back = {"device": from_key, "interface": str(from_port)}
+    back = (from_key, str(from_port))
     free = None
     for candidate in candidates:
         port = nodes[candidate]["ports"].get(number)
-        if port is None or port.get("peer") is None:
+        peer = port.get("peer") if port is not None else None
+        if peer is None:
             free = free or candidate
-        elif port["peer"] == back:
+        elif (peer.device, peer.interface) == back:
             return candidate
     return free or key
 
