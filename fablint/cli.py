@@ -194,11 +194,12 @@ def topo_command(
 ) -> None:
     """Show the fabric's cabling: tiers, oversubscription, bisection, rails; its datasheet
     (markdown, and in json); or draw it."""
-    from fablint.report import datasheet
-    from fablint.report.digest import digest
     from fablint.report.topo import RENDERERS as TOPO_RENDERERS
 
     sheet = output_format in (TopoFormat.markdown, TopoFormat.json)
+    if sheet:  # (the datasheet's modules only where it is written)
+        from fablint.report import datasheet
+        from fablint.report.digest import digest
     try:
         project = _load_project(paths, config)
         policy = _load_profile(project, profile)

@@ -293,23 +293,41 @@ _Ends = Iterable[tuple[Link, Endpoint, Endpoint]]
 def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends:
     """``ib_view`` one link at a time: each fabric link with its ends renamed (``a``, ``b``),
     while the Aggregation Nodes, the chassis and their internal links go into ``view``."""
-    counts: dict[str, int] = defaultdict(int)
-    for name in names.values():
-        if name.description:
-            counts[name.description] += 1
-    chassis = _chassis(names)
-    for title, _chip in chassis.values():
-        view.chassis[title] = view.chassis.get(title, 0) + 1
-    aggregation = {key for key, name in names.items()
-                   if name.host and _squeeze(name.description) == AGGREGATION_NODE}
-    plans: dict[str, tuple[str, str | None, str | None] | None] = {}
+    ends = _IbNamer(names, view).ends
+    for link in links:
+        renamed = ends(link)
+        if renamed is not None:
+            yield link, renamed[0], renamed[1]
 
-    def plan(key: str) -> tuple[str, str | None, str | None] | None:
-        """How the ends of node ``key`` are named: (device, NIC, chip); None: as they are."""
-        name = names[key]
-        if key in chassis:
-            title, chip = chassis[key]
-            out: tuple[str, str | None, str | None] | None = (title, None, chip)
+
+_Plan = tuple[str, str | None, str | None]
+"""How the ends of an IB node are named: (device, NIC, chip)."""
+
+
+class _IbNamer:
+    """Names the ends of IB links (``ib_view``), each node's plan made once."""
+
+    def __init__(self, names: dict[str, IbName], view: IbView) -> None:
+        self.names = names
+        self.view = view
+        self.counts: dict[str, int] = defaultdict(int)
+        for name in names.values():
+            if name.description:
+                self.counts[name.description] += 1
+        self.chassis = _chassis(names)
+        for title, _chip in self.chassis.values():
+            view.chassis[title] = view.chassis.get(title, 0) + 1
+        self.aggregation = {key for key, name in names.items()
+                            if name.host and _squeeze(name.description) == AGGREGATION_NODE}
+        self.plans: dict[str, _Plan | None] = {}
+
+    def plan(self, key: str) -> _Plan | None:
+        """How the ends of node ``key`` are named; None: as they are."""
+        name = self.names[key]
+        view = self.view
+        if key in self.chassis:
+            title, chip = self.chassis[key]
+            out: _Plan | None = (title, None, chip)
         else:
             desc = (name.description or "").strip()
             mf0 = _MF0.match(desc) if not name.host else None
@@ -318,44 +336,60 @@ def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends
                 out = (hca.group("host"), hca.group("nic"), None)
             elif mf0:
                 out = (mf0.group("name"), None, None)
-            elif desc and counts[name.description or ""] == 1 and not _FACTORY.search(desc):
+            elif desc and self.counts[name.description or ""] == 1 and not _FACTORY.search(desc):
                 out = (desc, None, None)
             else:
                 out = None
         (view.hosts if name.host else view.switches).add(out[0] if out else key)
         return out
 
-    def rename(end: Endpoint) -> Endpoint:
+    def rename(self, end: Endpoint) -> Endpoint:
         key = end.device
+        plans = self.plans
         if key in plans:
             how = plans[key]
-        elif key in names:
-            how = plans[key] = plan(key)
+        elif key in self.names:
+            how = plans[key] = self.plan(key)
         else:
             return end
         if how is None:
             return end
         device, nic, chip = how
-        return _endpoint({"device": device, "interface": nic if nic is not None else
-                          f"{chip}/{end.interface}" if chip is not None else end.interface})
+        return _end({"device": device, "interface": nic if nic is not None else
+                     f"{chip}/{end.interface}" if chip is not None else end.interface})
 
-    for link in links:
+    def ends(self, link: Link) -> tuple[Endpoint, Endpoint] | None:
+        """``link``'s ends renamed; None for a link to an Aggregation Node or inside a
+        chassis, which go into the view instead."""
         a, b = link.a, link.b
+        names = self.names
         if a.device not in names and b.device not in names:  # (a mixed fabric's LLDP links)
-            yield link, a, b
-            continue
+            return a, b
+        aggregation = self.aggregation
         a_an, b_an = a.device in aggregation, b.device in aggregation
         if a_an or b_an:
             if not (a_an and b_an):
-                switch = rename(b if a_an else a)
-                view.aggregation.setdefault(switch.device, set()).add(
+                switch = self.rename(b if a_an else a)
+                self.view.aggregation.setdefault(switch.device, set()).add(
                     a.device if a_an else b.device)
-            continue
-        a, b = rename(a), rename(b)
-        if link.a.device in chassis and link.b.device in chassis and a.device == b.device:
-            view.internal.append(replaced(link, {"a": a, "b": b}))
-        else:
-            yield link, a, b
+            return None
+        plans = self.plans
+        how = plans.get(a.device, _UNPLANNED)
+        if how is not None:  # (most switches of a dump keep their GUID names: no call)
+            a = self.rename(a)
+        how = plans.get(b.device, _UNPLANNED)
+        if how is not None:
+            b = self.rename(b)
+        chassis = self.chassis
+        if chassis and link.a.device in chassis and link.b.device in chassis and \
+                a.device == b.device:
+            self.view.internal.append(replaced(link, {"a": a, "b": b}))
+            return None
+        return a, b
+
+
+_UNPLANNED: _Plan = ("", None, None)
+"""``_IbNamer.plans.get`` default: a node not planned yet."""
 
 
 def ib_link_names(links: list[Link], nodes: list[IbNode]) -> list[Link]:
@@ -374,21 +408,22 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
     chassis are set apart first: they are not the fabric.
     """
     view = IbView(links=[])
-    ends: _Ends = _ib_ends(links, ib, view) if ib else ((link, link.a, link.b) for link in links)
     dump_only = _dump_only(links, ports)
     if dump_only:
         # IB dumps alone: every name is the dump's own, and no claim is one-sided
         owners: set[str] = set()
         names = _Names(ports, owners)
         found: dict[str, TopologyNode] = {}
-        cables, host_ports, dropped = _dump_cables(ends, found, policy)
+        cables, host_ports, dropped, adjacent = _dump_cables(
+            links, _IbNamer(ib, view) if ib else None, found, policy)
         topo = Topology(management_links=dropped)
         topo.nodes.update(found)
         topo.cables, topo.issues = cables, []
+        topo.found_adjacency(adjacent)
     else:
         # (a link that names no IB node, an LLDP one, is kept as it is: not copied)
         view.links = [link if a is link.a and b is link.b else replaced(link, {"a": a, "b": b})
-                      for link, a, b in ends] if ib else links
+                      for link, a, b in _ib_ends(links, ib, view)] if ib else links
         claims, dropped, owners, names = _claims(view.links, ports, policy)
         topo = Topology(management_links=dropped)
         for name in ports:
@@ -651,77 +686,82 @@ def _dump_only(links: list[Link], ports: dict[str, PortTable]) -> bool:
     return not ports and not any(link.origin in ("lldp", "config") for link in links)
 
 
-def _dump_cables(ends: _Ends, nodes: dict[str, TopologyNode],
-                 policy: Policy) -> tuple[list[Cable], dict[str, int], int]:
+def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, TopologyNode],
+                 policy: Policy) -> tuple[list[Cable], dict[str, int], int, dict[str, set[str]]]:
     """What ``_without_management``, ``_claim``, the nodes' loop, ``_join`` and ``_host_ports``
     make of links that only discovery dumps gave (no configuration, no LLDP table), in one
     pass: each of a 2,000-switch dump's 50,000 links went through five. With no configured
     device or LLDP owner every device keeps its name, no claim is compared with another and
-    a cable has no configured ends. Returns the cables, host port counts and links dropped."""
+    a cable has no configured ends. IB ends are named on the way (``namer``: ``_ib_ends``).
+    Returns the cables, host port counts, links dropped and the cables' adjacency
+    (``Topology.adjacency``)."""
     extra = [re.compile(p, re.I) for p in policy.topology.management_ports]
-    management: dict[str, bool] = {}
-    spelled: dict[str, str] = {}  # ``_Names.port`` of an unconfigured device
-    folded: dict[str, str] = {}  # port_key
-    host_port: dict[str, bool] = {}
+    # port name -> (out of band, ``_Names.port`` of an unconfigured device, its
+    # ``port_key``, a port only hosts have): a dump's 100,000 ends name a few dozen ports
+    known: dict[str, tuple[bool, str, str, bool]] = {}
     host_ports: dict[str, int] = defaultdict(int)
     cables: dict[frozenset[tuple[str, str]], Cable] = {}
+    adjacent: dict[str, set[str]] = {}
     dropped = 0
-    def out_of_band(port: str) -> bool:
-        verdict = management[port] = bool(_MANAGEMENT.match(port)) or any(
-            p.search(port) for p in extra)
-        return verdict
+    ends = namer.ends if namer is not None else None
+    make_cable = _whole_cable
 
-    for link, a, b in ends:
+    def port(name: str) -> tuple[bool, str, str, bool]:
+        spelled = name if _HOST_PORT.match(name) else canonical(name)
+        info = known[name] = (bool(_MANAGEMENT.match(name)) or any(
+            p.search(name) for p in extra), spelled, port_key(spelled),
+            bool(_HOST_PORT.match(spelled)))
+        return info
+
+    for link in links:
+        if ends is None:
+            a, b = link.a, link.b
+        else:
+            renamed = ends(link)
+            if renamed is None:
+                continue
+            a, b = renamed
         near_port, far_port = a.interface, b.interface
-        near_oob, far_oob = management.get(near_port), management.get(far_port)
-        if near_oob is None:
-            near_oob = out_of_band(near_port)
-        if far_oob is None:
-            far_oob = out_of_band(far_port)
-        if near_oob or far_oob:
+        near_info = known.get(near_port) or port(near_port)
+        far_info = known.get(far_port) or port(far_port)
+        if near_info[0] or far_info[0]:
             dropped += 1
             continue
         if link.remote_description and _MAC.match(far_port):
             far_port = link.remote_description
-        near_name = spelled.get(near_port)
-        if near_name is None:
-            near_name = spelled[near_port] = near_port if _HOST_PORT.match(near_port) else \
-                canonical(near_port)
-        far_name = spelled.get(far_port)
-        if far_name is None:
-            far_name = spelled[far_port] = far_port if _HOST_PORT.match(far_port) else \
-                canonical(far_port)
+            far_info = known.get(far_port) or port(far_port)
+        _oob, near_name, near_key, _host = near_info
+        _oob, far_name, far_key, far_host = far_info
         near = a if near_name == a.interface else \
-            _endpoint({"device": a.device, "interface": near_name})
+            _end({"device": a.device, "interface": near_name})
         far = b if far_name == b.interface else \
-            _endpoint({"device": b.device, "interface": far_name})
+            _end({"device": b.device, "interface": far_name})
         near_dev, far_dev = near.device, far.device
         if near_dev not in nodes:
             nodes[near_dev] = _node({"name": near_dev})
         if far_dev not in nodes:
             nodes[far_dev] = _node({"name": far_dev})
-        hit = host_port.get(far_name)
-        if hit is None:
-            hit = host_port[far_name] = bool(_HOST_PORT.match(far_name))
-        if hit:
+        if far_host:
             host_ports[far_dev] += 1
-        near_key = folded.get(near_name)
-        if near_key is None:
-            near_key = folded[near_name] = port_key(near_name)
-        far_key = folded.get(far_name)
-        if far_key is None:
-            far_key = folded[far_name] = port_key(far_name)
         pair = frozenset(((near_dev, near_key), (far_dev, far_key)))
         cable = cables.get(pair)
         if cable is None:
             speed = link.speed_mbps
-            cable = cables[pair] = _cable({
-                "confirmed": True, "a": near, "b": far, "origin": link.origin,
-                "speed_mbps": speed if speed else None, "a_port": None, "b_port": None,
-                "sources": []})
+            cable = cables[pair] = make_cable({  # (every field, in their order)
+                "a": near, "b": far, "a_port": None, "b_port": None,
+                "speed_mbps": speed if speed else None, "confirmed": True, "sources": [],
+                "origin": link.origin})
+            if near_dev in adjacent:  # (as ``Topology._adjacency`` makes it)
+                adjacent[near_dev].add(far_dev)
+            else:
+                adjacent[near_dev] = {far_dev}
+            if far_dev in adjacent:
+                adjacent[far_dev].add(near_dev)
+            else:
+                adjacent[far_dev] = {near_dev}
         if link.src is not None:
             cable.sources.append(link.src)
-    return list(cables.values()), host_ports, dropped
+    return list(cables.values()), host_ports, dropped, adjacent
 
 
 def _host_ports(claims: list[_Claim]) -> dict[str, int]:
@@ -782,15 +822,15 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
     view = view or IbView(links=[])
     patterns = [(role, re.compile(p)) for roles in (intended, policy.topology.roles)
                 for role, pats in roles.items() for p in pats]
+    # the nodes each one is cabled to, besides itself (the adjacency, which the bisection and
+    # the rules read later too: a node's set is copied only when it has a cable to itself)
     neighbours: dict[str, set[str]] = defaultdict(set)
-    count: dict[str, int] = defaultdict(int)
-    for cable in topo.cables:
-        a, b = cable.a.device, cable.b.device
-        if a != b:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
-            count[a] += 1
-            count[b] += 1
+    for name, reach in topo.adjacency().items():
+        neighbours[name] = reach - {name} if name in reach else reach
+
+    def count(name: str) -> int:
+        """How many cables join ``name`` to another node."""
+        return sum(1 for c in topo.cables_of(name) if c.a.device != c.b.device)
     fixed: dict[str, str] = {}
     hosts: set[str] = set()
     for node in topo.nodes.values():
@@ -822,11 +862,11 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
             uplinks = neighbours[name] - hosts
             if name in fixed or not uplinks or any(neighbours[h] != {name} for h in attached):
                 continue
-            few = sum(count[h] for h in attached) * 2 < count[name]
             if by_name:
                 hit = bool(named) and attached <= named
-            else:
-                hit = few and uplinks <= candidates and not uplinks & spines
+            else:  # (its hosts' cables are few: counted last, the other tests are cheaper)
+                hit = uplinks <= candidates and not uplinks & spines and \
+                    sum(count(h) for h in attached) * 2 < count(name)
             if hit:
                 spines.add(name)  # a spine that carries the fabric's UFM or login node
                 service |= attached
@@ -960,9 +1000,9 @@ def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]],
         return None
     order = {"host": 0, "leaf": 1, "spine": 2, "super-spine": 3}
     level = {name: order[role] for name, role in roles.items() if role in order}
-    for cable in topo.cables:
-        a, b = level.get(cable.a.device), level.get(cable.b.device)
-        if a is not None and b is not None and abs(a - b) != 1:
+    for (low, high), edges in topo.role_edges().items():  # only cables across adjacent tiers
+        if low in order and high in order and abs(order[low] - order[high]) != 1 and any(
+                a in level and b in level for a, b, _ in edges):
             return None
     if len(set(caps.values())) != 1:
         return None

@@ -63,5 +63,8 @@ def test_dump_cables_are_what_the_general_path_makes(
         assert fast.model_fields_set == general.model_fields_set, path.name
         for got, want in zip(fast.cables, general.cables, strict=True):
             assert got.model_fields_set == want.model_fields_set, path.name
+        # the adjacency the one pass found is the one the cables give (key order too)
+        found, computed = fast.adjacency(), fast._adjacency()
+        assert list(found.items()) == list(computed.items()), path.name
         compared += 1
     assert compared >= 12

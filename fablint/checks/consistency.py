@@ -144,6 +144,8 @@ def fabrics(summaries: list[DeviceSummary], ctx: Context) -> dict[str, int]:
     platform (``fabrics`` decides only who is compared with whom).
     """
     names = [s.name for s in summaries]
+    if not names:  # (an IB dump alone: no device to place, no cabling to join)
+        return {}
     cabled, root = ctx.once("cabling components", ctx.fabric, lambda: _cabling(ctx))
     if not cabled.intersection(names):
         return dict.fromkeys(names, 0)

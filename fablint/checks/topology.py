@@ -14,7 +14,7 @@ from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Cable, Device, SourceRef, Topology, components
+from fablint.model import Cable, Device, SourceRef, Topology, components, joined
 
 _NIC_INDEX = re.compile(r"^(?:mlx\d+_|eth|ib|ens\d+f|enp\d+s\d+f(?:\d+np)?|rdma|nic|hca-?)(\d+)$",
                         re.I)
@@ -97,7 +97,7 @@ def _fabrics(topo: Topology, ctx: Context) -> list[set[str]]:
     several, such as a front-end and a back-end network, which are judged apart)."""
 
     def compute() -> list[set[str]]:
-        find = components((c.a.device, c.b.device) for c in topo.cables)
+        find = joined(topo.adjacency()).__getitem__
         groups: dict[str, set[str]] = defaultdict(set)
         for name in topo.nodes:
             groups[find(name)].add(name)
@@ -270,17 +270,11 @@ class RailAlignment(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         nics: dict[str, list[tuple[int, str, Cable]]] = defaultdict(list)
-        roles = {name: node.role for name, node in topo.nodes.items()}
+        nodes = topo.nodes
         indexes: dict[str, int | None] = {}  # (50,000 host cables name a few NICs)
-        for cable in topo.cables:
-            a, b = cable.a, cable.b
-            role_a, role_b = roles.get(a.device, "unknown"), roles.get(b.device, "unknown")
-            if role_a == "host" and role_b == "leaf":
-                host_end, leaf_end = a, b
-            elif role_b == "host" and role_a == "leaf":
-                host_end, leaf_end = b, a
-            else:
-                continue
+        for a_device, _b, cable in topo.role_edges().get(("host", "leaf"), ()):
+            host_end, leaf_end = (cable.a, cable.b) if nodes[a_device].role == "host" else \
+                (cable.b, cable.a)
             port = host_end.interface
             index = indexes[port] if port in indexes else \
                 indexes.setdefault(port, _nic_index(port))
@@ -361,11 +355,13 @@ class ClosMesh(TopologyRule):
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         roles = {name: node.role for name, node in topo.nodes.items()}
         for lower, upper in (("leaf", "spine"), ("spine", "super-spine")):
+            reach = _reach(topo, lower, upper)
             for group in topo.tier_groups(lower, upper):
-                yield from self._mesh(topo, group, lower, upper, roles)
+                yield from self._mesh(topo, group, lower, upper, roles, reach)
 
-    def _mesh(self, topo: Topology, group: set[str], lower: str,
-              upper: str, roles: dict[str, str]) -> Iterable[Finding]:
+    def _mesh(self, topo: Topology, group: set[str], lower: str, upper: str,
+              roles: dict[str, str], reach: dict[str, dict[str, list[Cable]]],
+              ) -> Iterable[Finding]:
         uppers = sorted(n for n in group if roles.get(n) == upper)
         lowers = sorted(n for n in group if roles.get(n) == lower)
         if not uppers or len(lowers) < 2:
@@ -374,16 +370,13 @@ class ClosMesh(TopologyRule):
         shape: dict[str, dict[str, tuple[int, tuple[int | None, ...]]]] = {}
         cables_to: dict[str, dict[str, list[Cable]]] = {}
         for name in lowers:
-            per_upper: dict[str, list[Cable]] = defaultdict(list)
-            for cable in topo.cables_of(name):
-                other = cable.b.device if cable.a.device == name else cable.a.device
-                if other in group and roles.get(other) == upper:
-                    per_upper[other].append(cable)
-            cables_to[name] = per_upper
+            # (its cables to the upper tier: those of its group, the group being joined by them)
+            per_upper = cables_to[name] = reach.get(name, {})
             # an IB cable's speed is what it trained at: IB001/IB002 judge that per link
             # (a 1x cable is their finding, this one's would repeat it); here its count only
             shape[name] = {s: (len(c), tuple(sorted(
-                0 if x.infiniband else x.speed_mbps or 0 for x in c)))
+                0 if x.infiniband else x.speed_mbps or 0 for x in c)) if len(c) > 1 else
+                (0 if c[0].infiniband else c[0].speed_mbps or 0,))
                 for s, c in per_upper.items()}
         typical = Counter(v for s in shape.values() for v in s.values()).most_common(1)[0][0]
         missing = {name: [u for u in uppers if u not in per] for name, per in shape.items()}
@@ -408,10 +401,10 @@ class ClosMesh(TopologyRule):
                     f"{_plural(upper)} of its {where} ({_few(alone)}); every other {lower} "
                     f"reaches them", objects=alone)
         for name, per_upper in sorted(shape.items()):
+            if all(value == typical for value in per_upper.values()):
+                continue
             odd = [(u, count, speeds) for u, (count, speeds) in sorted(per_upper.items())
                    if (count, speeds) != typical]
-            if not odd:
-                continue
             u, count, speeds = odd[0]
             more = f" and to {len(odd) - 1} more {_plural(upper)}" if len(odd) > 1 else ""
             yield self.at(
@@ -420,6 +413,24 @@ class ClosMesh(TopologyRule):
                 f"{name} has {count} cable(s) to {u}{_at(speeds)}{more}; most "
                 f"{lower}-{upper} pairs have {typical[0]}{_at(typical[1])}",
                 objects=[o[0] for o in odd])
+
+
+def _reach(topo: Topology, lower: str, upper: str) -> dict[str, dict[str, list[Cable]]]:
+    """Each ``lower`` switch -> the ``upper`` ones its cables reach -> those cables, in the
+    cables' order (one pass over the cables between the two tiers)."""
+    reach: dict[str, dict[str, list[Cable]]] = {}
+    key = (lower, upper) if lower <= upper else (upper, lower)
+    nodes = topo.nodes
+    for a, b, cable in topo.role_edges().get(key, ()):
+        low, high = (a, b) if nodes[a].role == lower else (b, a)
+        per_upper = reach.get(low)
+        if per_upper is None:
+            per_upper = reach[low] = {}
+        if high in per_upper:
+            per_upper[high].append(cable)
+        else:
+            per_upper[high] = [cable]
+    return reach
 
 
 def _at(speeds: tuple[int, ...]) -> str:
@@ -593,7 +604,8 @@ class SingleHomed(TopologyRule):
         # Service hosts (UFM, login: one HCA by design) are not servers to spread.
         nodes = topo.nodes
         hosts = sorted(n for n in fabric if nodes[n].role == "host" and not nodes[n].service)
-        leaves_of = {h: {x for x in uplinks.get(h, ()) if topo.role(x) == "leaf"} for h in hosts}
+        role = {name: node.role for name, node in nodes.items()}.get
+        leaves_of = {h: {x for x in uplinks.get(h, ()) if role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):
             for host, leaves in sorted(leaves_of.items()):
