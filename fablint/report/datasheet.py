@@ -323,20 +323,18 @@ def _links(topo: Topology, fabric: Fabric, roles: dict[str, str]) -> Links:
         ib_label[rate][label] += n
     groups: Counter[tuple[str, int | None]] = Counter()
     widths: Counter[tuple[str, int, str, int]] = Counter()
-    pairs: dict[tuple[str, str], str] = {}  # (a few pairs of roles for 50,000 cables)
-    for cable in topo.cables:
-        a, b = cable.a.device, cable.b.device
-        key = (roles.get(a, "unknown"), roles.get(b, "unknown"))
-        pair = pairs.get(key)
-        if pair is None:
-            pair = pairs[key] = _pair(roles, a, b)
-        groups[(pair, cable.speed_mbps)] += 1
-        if trained:
-            for ref in cable.sources:  # (a SourceRef is the tuple (file, line))
-                got = trained.get(ref)
-                if got:
-                    widths[(pair, *got)] += 1
-                    break
+    # (the cables of each pair of roles together: what the counts' order depends on, the
+    # order of each pair's groups, is that of the cables)
+    for (low, high), edges in topo.role_edges().items():
+        pair = _pair({"a": low, "b": high}, "a", "b")
+        for _a, _b, cable in edges:
+            groups[(pair, cable.speed_mbps)] += 1
+            if trained:
+                for ref in cable.sources:  # (a SourceRef is the tuple (file, line))
+                    got = trained.get(ref)
+                    if got:
+                        widths[(pair, *got)] += 1
+                        break
     order = {"host-leaf": 0, "leaf-spine": 1, "spine-super-spine": 2}
     rates = []
     for (tiers, rate), n in sorted(groups.items(),
@@ -391,11 +389,9 @@ def _counts(topo: Topology) -> tuple[Counts, dict[str, int]]:
     hosts = {name for name, role in roles.items()
              if role == "host" and not topo.nodes[name].service}
     seen: set[str] = set()  # NIC names already read for an index (a few dozen)
-    for cable in topo.cables:
-        a, b = cable.a, cable.b
-        for host, leaf in ((a, b), (b, a)):
-            if host.device not in hosts or roles.get(leaf.device) != "leaf":
-                continue
+    for a_device, _b, cable in topo.role_edges().get(("host", "leaf"), ()):
+        host, leaf = (cable.a, cable.b) if roles[a_device] == "host" else (cable.b, cable.a)
+        if host.device in hosts:
             host_caps[host.device] += cable.speed_mbps or 0
             nics_of[host.device].add(host.interface)
             leaves_of[host.device].add(leaf.device)
@@ -437,12 +433,8 @@ def _most_common(values: Iterable[int]) -> tuple[int | None, bool]:
 
 
 def _injection(host_caps: dict[str, int], topo: Topology, roles: dict[str, str]) -> Injection:
-    nic_speeds = []
-    for cable in topo.cables:
-        if cable.speed_mbps:
-            ends = roles.get(cable.a.device), roles.get(cable.b.device)
-            if ends == ("host", "leaf") or ends == ("leaf", "host"):
-                nic_speeds.append(cable.speed_mbps)
+    nic_speeds = [cable.speed_mbps for _a, _b, cable in topo.role_edges().get(("host", "leaf"), ())
+                  if cable.speed_mbps]
     per_nic, nic_uniform = _most_common(nic_speeds)
     per_host, host_uniform = _most_common(v for v in host_caps.values() if v)
     note = None
