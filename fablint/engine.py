@@ -508,7 +508,9 @@ STRAY_NAMED = 5
 
 def _stray_summary(stray: list[ParseProblem]) -> Finding:
     """One warning for the files a folder walk found in no supported format: each with its
-    reason in the message (the first few) and in ``objects`` and ``related`` (all)."""
+    reason in the message (the first few) and in ``objects`` and ``related`` (all). It is
+    placed at the first such file, so that every report can anchor it (GitHub code scanning
+    drops a SARIF result without a physical location)."""
     rule = REGISTRY["FAB002"]
     if len(stray) == 1:
         only = stray[0]
@@ -524,7 +526,7 @@ def _stray_summary(stray: list[ParseProblem]) -> Finding:
         rule=rule.id, name=rule.name, severity=rule.severity, category=rule.category,
         message=f"{len(stray)} files found in folders are in no format fablint reads and were "
                 f"not linted: {shown}{more}",
-        file=None, objects=[p.file for p in stray],
+        file=stray[0].file, line=stray[0].line, objects=[p.file for p in stray],
         related=[SourceRef(file=p.file, line=p.line) for p in stray],
     )
 

@@ -17,6 +17,7 @@ from fablint.engine import LintOptions, LintResult, lint
 from fablint.ingest import discover, parse_file
 from fablint.parsers.detect import detect
 from fablint.profiles import load_policy
+from fablint.report import sarif
 from fablint.walk import GitIgnore, obviously_not_input
 from tests.conftest import FIXTURES
 
@@ -111,6 +112,10 @@ def test_a_config_repository_gives_one_summary_of_unsupported_files() -> None:
     assert sorted(summary.objects) == [str(repo / "configs" / "dell-tor1.cfg"),
                                        str(repo / "inventory.csv")]
     assert "2 files" in summary.message and "Dell OS9" in summary.message
+    # placed at the first such file, so SARIF (GitHub code scanning) and annotations anchor it
+    assert (summary.file, summary.line) == (summary.objects[0], None)
+    results = sarif.document(result)["runs"][0]["results"]
+    assert all(r["locations"][0]["physicalLocation"] for r in results)
     assert _counts(result)[("MTU001", "crlf-leaf1")] == 15
     assert len([f for f in result.findings if f.severity == "error"]) == 30
     assert not result.errors  # stray files found in a folder do not fail the run
