@@ -12,14 +12,14 @@ validated every time. An entry is written only when it reads back as the very ob
 validation made (types, field order, fields given), and read back with each value checked
 against its field's type; anything else, a damaged or foreign entry, means validating again.
 
-It lives beside the parsed-YAML cache (``fablint.yamlcache``: ``$FABLINT_CACHE_DIR``, else
-``$XDG_CACHE_HOME/fablint``, else ``~/.cache/fablint``; ``FABLINT_CACHE_DIR=`` turns both
-off). Entries are JSON, never pickle: reading one runs no code.
+It lives beside the parsed-YAML cache (``fablint.yamlcache``): the entries of the built-in
+profiles ship with fablint, and others are written only where ``$FABLINT_CACHE_DIR`` names a
+folder. Entries are JSON, never pickle: reading one runs no code.
 """
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import json
 import types
 from pathlib import Path
@@ -28,10 +28,9 @@ from typing import Any, ForwardRef, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.version import VERSION as PYDANTIC_VERSION
 
-from fablint import __version__
 from fablint.plainbuild import _resolve
 from fablint.policy import Policy
-from fablint.yamlcache import cache_dir, write_entry
+from fablint.yamlcache import entry_name, places, stamp, write_entry
 
 FORMAT = 1
 """Bumped when the layout of an entry changes."""
@@ -41,37 +40,28 @@ _new = object.__new__
 _setattr = object.__setattr__
 
 
+@functools.cache
+def _stamp() -> str:
+    """What validation's behaviour depends on: pydantic's version, this cache's format and
+    the modules that define the policy and this cache (read once a process)."""
+    return stamp("policy.py", "policycache.py",
+                 extra=f"policy {FORMAT}\npydantic {PYDANTIC_VERSION}")
+
+
 class _Unfit(Exception):
     """A data or an entry this cache does not hold: validate instead."""
 
 
-def _stamp() -> str:
-    """What identifies validation's behaviour: the versions, and the size and time of the
-    modules that define it (a checkout's edits count, not only releases)."""
-    here = Path(__file__).resolve().parent
-    parts = [f"{FORMAT}", __version__, PYDANTIC_VERSION]
-    for name in ("policy.py", "policycache.py"):
-        try:
-            stat = (here / name).stat()
-        except OSError:
-            continue
-        parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "\n".join(parts)
-
-
-def _entry(data: dict[str, Any]) -> Path | None:
-    """The entry of ``data``; None when caching is off or JSON cannot hold ``data`` exactly."""
-    folder = cache_dir(FOLDER)
-    if folder is None or not _json_exact(data):
-        return None
+def _entry(data: dict[str, Any]) -> tuple[Path | None, Path | None]:
+    """Where the entry of ``data`` ships and where it may be written (``yamlcache.places``);
+    (None, None) when JSON cannot hold ``data`` exactly."""
+    if not _json_exact(data):
+        return None, None
     try:
         text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError):
-        return None
-    digest = hashlib.sha256(_stamp().encode())
-    digest.update(b"\0")
-    digest.update(text.encode("utf-8", "surrogatepass"))
-    return folder / f"{digest.hexdigest()}.json"
+        return None, None
+    return places(FOLDER, entry_name(_stamp(), text))
 
 
 def _json_exact(value: Any) -> bool:
@@ -87,21 +77,28 @@ def _json_exact(value: Any) -> bool:
 
 def load(data: dict[str, Any]) -> Policy | None:
     """The policy validation made of ``data`` before, if the cache holds it."""
-    entry = _entry(data)
-    if entry is None:
-        return None
+    for entry in _entry(data):
+        found = _read(entry) if entry is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _read(entry: Path) -> Policy | None:
     try:
         document = json.loads(entry.read_bytes())
         if document.__class__ is not dict or document.get("format") != FORMAT:
             return None
-        return _load(Policy, document["policy"])
+        return _load(Policy, document["policy"])  # type: ignore[no-any-return]
     except (OSError, ValueError, RecursionError, KeyError, TypeError, AttributeError, _Unfit):
         return None
 
 
-def store(data: dict[str, Any], policy: Policy) -> None:
-    """Keep what validation made of ``data``, if it reads back as the very same object."""
-    entry = _entry(data)
+def store(data: dict[str, Any], policy: Policy, entry: Path | None = None) -> None:
+    """Keep what validation made of ``data``, if it reads back as the very same object: in
+    the writable cache, or at ``entry``."""
+    if entry is None:
+        entry = _entry(data)[1]
     if entry is None:
         return
     try:

@@ -8,16 +8,19 @@ the line of every key), under the SHA-256 of the text together with fablint's ve
 YAML loader's own source, so an edited file, a new fablint or a changed loader never meets an
 old entry.
 
-The cache is an optimisation only: it lives in ``$FABLINT_CACHE_DIR``, else
-``$XDG_CACHE_HOME/fablint``, else ``~/.cache/fablint``; ``FABLINT_CACHE_DIR=`` (empty) turns
-it off. An entry that cannot be read, is not valid JSON or has the wrong shape is parsed
-again from the YAML; a folder that cannot be written is simply not used. Entries are JSON,
-never pickle: reading one runs no code.
+The cache is an optimisation only, and fablint writes nothing the user did not ask for: the
+entries of the built-in profiles ship with fablint (``fablint/shipped_cache``, read only,
+written by ``python -m tests.shipped_cache``), and a writable cache is kept only where
+``$FABLINT_CACHE_DIR`` names one (for a project's own fablint.yaml and profiles). An entry
+that cannot be read, is not valid JSON or has the wrong shape is parsed again from the YAML; a
+folder that cannot be written is simply not used. Entries are JSON, never pickle: reading one
+runs no code.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -36,49 +39,65 @@ one behind each)."""
 FOLDER = "yaml"
 
 
+_HERE = Path(__file__).resolve().parent
+SHIPPED = _HERE / "shipped_cache"
+"""The entries of the built-in profiles, made when fablint was built (read only)."""
+
+
 def cache_dir(folder: str = FOLDER) -> Path | None:
-    """Where parsed YAML (or another of fablint's caches, ``folder``) is kept; None when
-    caching is turned off."""
+    """Where fablint may write parsed YAML (or another of its caches, ``folder``): only in
+    the folder ``$FABLINT_CACHE_DIR`` names; None (nothing written) without it."""
     chosen = os.environ.get(CACHE_ENV)
-    if chosen is not None:
-        return Path(chosen) / folder if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or ""
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "fablint" / folder
+    return Path(chosen) / folder if chosen else None
 
 
+def stamp(*modules: str, extra: str = "") -> str:
+    """What identifies the behaviour of the code that made an entry: the entry format,
+    fablint's version, ``extra`` and the content of ``modules`` (fablint's own files; a
+    checkout's edits count, not only releases, and an installed copy gives the same stamp as
+    its source)."""
+    digest = hashlib.sha256(f"{FORMAT}\n{__version__}\n{extra}".encode())
+    for name in modules:
+        with contextlib.suppress(OSError):
+            digest.update(b"\0" + (_HERE / name).read_bytes())
+    return digest.hexdigest()
+
+
+def entry_name(stamped: str, text: str) -> str:
+    """The file name of the entry of ``text`` under a ``stamp``."""
+    digest = hashlib.sha256(stamped.encode())
+    digest.update(b"\0")
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return f"{digest.hexdigest()}.json"
+
+
+def places(folder: str, name: str) -> tuple[Path | None, Path | None]:
+    """Where the entry ``name`` of the cache ``folder`` ships, and where it may be written
+    (None when nothing may be)."""
+    writable = cache_dir(folder)
+    return SHIPPED / folder / name, (writable / name if writable is not None else None)
+
+
+@functools.cache
 def _loader_stamp() -> str:
-    """What identifies the YAML loader's behaviour: fablint's version and the size and time
-    of the loader's modules (a checkout's edits count, not only releases)."""
-    here = Path(__file__).resolve().parent
-    parts = [f"{FORMAT}", __version__]
-    for name in ("yamlio.py", "yamlparse.py"):
-        try:
-            stat = (here / name).stat()
-        except OSError:
-            continue
-        parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "\n".join(parts)
+    """What the YAML loader's behaviour depends on: its modules (read once a process)."""
+    return stamp("yamlio.py", "yamlparse.py")
 
 
 def _key(text: str) -> str:
-    digest = hashlib.sha256(_loader_stamp().encode())
-    digest.update(b"\0")
-    digest.update(text.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    return entry_name(_loader_stamp(), text)
 
 
 def load_yaml_cached(text: str, where: str) -> tuple[Any, KeyLines]:
     """``yamlio.load_yaml_text(text, where)``, from the cache when it holds this text."""
-    folder = cache_dir()
-    if folder is None:
-        return load_yaml_text(text, where)
-    entry = folder / f"{_key(text)}.json"
-    found = _read(entry)
-    if found is not None:
-        return found
+    shipped, writable = places(FOLDER, _key(text))
+    for entry in (shipped, writable):
+        found = _read(entry) if entry is not None else None
+        if found is not None:
+            return found
     data, lines = load_yaml_text(text, where)  # ConfigError propagates: nothing is cached
-    _write(entry, data, lines)
+    if writable is not None:
+        write(writable, data, lines)
     return data, lines
 
 
@@ -102,7 +121,7 @@ def _read(entry: Path) -> tuple[Any, KeyLines] | None:
     return document["data"], lines
 
 
-def _write(entry: Path, data: Any, lines: KeyLines) -> None:
+def write(entry: Path, data: Any, lines: KeyLines) -> None:
     """Store an entry if it reads back as the same data (else leave the cache alone)."""
     document = {"format": FORMAT, "data": data,
                 "lines": [[list(key), line] for key, line in lines.items()]}

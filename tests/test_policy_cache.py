@@ -18,6 +18,13 @@ from fablint.yamlio import ConfigError
 from tests.test_ib_construct import _same
 
 
+@pytest.fixture(autouse=True)
+def _no_shipped_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the writable cache: the entries fablint ships are set aside
+    (tests/test_shipped_cache.py is about those)."""
+    monkeypatch.setattr(yamlcache, "SHIPPED", tmp_path / "no-shipped-entries")
+
+
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
@@ -158,10 +165,10 @@ def test_data_json_cannot_tell_apart_is_not_cached(cache: Path) -> None:
     for odd in ({**data, "watchdog": {"detection_ms": (100, 200)}},  # a tuple
                 {**data, "ecn": {"bounds": {1: {}}}},  # a key that is not a string
                 {**data, "ib_link": {"prevailing_share": float("nan")}}):
-        assert policycache._entry(odd) is None
+        assert policycache._entry(odd) == (None, None)
         policycache.store(odd, Policy.model_validate(data))
         assert not _entries(cache)
-    assert policycache._entry(data) is not None
+    assert policycache._entry(data)[1] is not None
 
 
 def test_a_refused_data_is_never_stored(cache: Path) -> None:

@@ -17,6 +17,13 @@ from fablint.yamlio import ConfigError, load_yaml, load_yaml_text
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def _no_shipped_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the writable cache: the entries fablint ships are set aside
+    (tests/test_shipped_cache.py is about those)."""
+    monkeypatch.setattr(yamlcache, "SHIPPED", tmp_path / "no-shipped-entries")
+
+
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
@@ -104,15 +111,16 @@ def test_a_folder_that_cannot_be_written_is_not_used(tmp_path: Path,
     assert load_yaml(path, cached=True) == load_yaml(path)
 
 
-def test_an_empty_setting_turns_the_cache_off(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_a_named_folder_is_written(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """fablint writes nothing the user did not ask for: no ~/.cache, no XDG cache."""
     monkeypatch.setenv(yamlcache.CACHE_ENV, "")
     assert yamlcache.cache_dir() is None
     monkeypatch.delenv(yamlcache.CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert yamlcache.cache_dir() == tmp_path / "fablint" / yamlcache.FOLDER
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # not absolute: ignored, as XDG says
-    assert yamlcache.cache_dir() == Path.home() / ".cache" / "fablint" / yamlcache.FOLDER
+    assert yamlcache.cache_dir() is None
+    monkeypatch.setenv(yamlcache.CACHE_ENV, str(tmp_path / "mine"))
+    assert yamlcache.cache_dir() == tmp_path / "mine" / yamlcache.FOLDER
 
 
 def test_old_entries_are_pruned(cache: Path, tmp_path: Path,
