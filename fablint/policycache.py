@@ -42,10 +42,13 @@ _setattr = object.__setattr__
 
 @functools.cache
 def _stamp() -> str:
-    """What validation's behaviour depends on: pydantic's version, this cache's format and
-    the modules that define the policy and this cache (read once a process)."""
+    """What validation's behaviour depends on: pydantic's major version (its releases within
+    one keep what plain JSON values validate to, and the shipped entries must serve whichever
+    one pip picks; every value read back is still checked against its field's type), this
+    cache's format and the modules that define the policy and this cache (read once a
+    process)."""
     return stamp("policy.py", "policycache.py",
-                 extra=f"policy {FORMAT}\npydantic {PYDANTIC_VERSION}")
+                 extra=f"policy {FORMAT}\npydantic {PYDANTIC_VERSION.split('.')[0]}")
 
 
 class _Unfit(Exception):
