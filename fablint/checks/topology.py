@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
@@ -582,12 +582,14 @@ class SingleHomed(TopologyRule):
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         # Who each node is cabled to, built once: per fabric it made the rule quadratic in
         # the number of fabrics (1,024 separate SONiC ToRs: 80 s).
+        # So are the roles: a look-up table per fabric made it quadratic again (9.6 s).
         uplinks = topo.adjacency()
+        role = {name: node.role for name, node in topo.nodes.items()}.get
         for fabric in _fabrics(topo, ctx):
-            yield from self._homing(topo, fabric, uplinks)
+            yield from self._homing(topo, fabric, uplinks, role)
 
-    def _homing(self, topo: Topology, fabric: set[str],
-                uplinks: dict[str, set[str]]) -> Iterable[Finding]:
+    def _homing(self, topo: Topology, fabric: set[str], uplinks: dict[str, set[str]],
+                role: Callable[[str], str | None]) -> Iterable[Finding]:
         nodes = topo.nodes
         pod_spines: dict[int | None, set[str]] = defaultdict(set)
         for name in fabric:
@@ -604,7 +606,6 @@ class SingleHomed(TopologyRule):
         # Service hosts (UFM, login: one HCA by design) are not servers to spread.
         nodes = topo.nodes
         hosts = sorted(n for n in fabric if nodes[n].role == "host" and not nodes[n].service)
-        role = {name: node.role for name, node in nodes.items()}.get
         leaves_of = {h: {x for x in uplinks.get(h, ()) if role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):
