@@ -39,6 +39,18 @@ if "FABLINT_CACHE_DIR" not in os.environ:
 
 
 @pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A writable cache of fablint's own in a fresh folder (``$FABLINT_CACHE_DIR``), with the
+    entries fablint ships set aside: for the tests of the caches themselves."""
+    from fablint import yamlcache
+
+    monkeypatch.setattr(yamlcache, "SHIPPED", tmp_path / "no-shipped-entries")
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(yamlcache.CACHE_ENV, str(folder))
+    return folder
+
+
+@pytest.fixture
 def corpus() -> Path:
     """The shared real-world corpus; tests that need it skip when it is not around."""
     if not CORPUS.is_dir():

@@ -17,19 +17,12 @@ from fablint.profiles import builtin_profiles, load_policy, resolve, show_json
 from fablint.yamlio import ConfigError
 from tests.test_ib_construct import _same
 
-
-@pytest.fixture(autouse=True)
-def _no_shipped_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests are about the writable cache: the entries fablint ships are set aside
-    (tests/test_shipped_cache.py is about those)."""
-    monkeypatch.setattr(yamlcache, "SHIPPED", tmp_path / "no-shipped-entries")
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(yamlcache.CACHE_ENV, str(folder))
-    return folder / policycache.FOLDER
+def cache(own_cache: Path) -> Path:
+    return own_cache / policycache.FOLDER
 
 
 def _data(name: str) -> dict[str, Any]:

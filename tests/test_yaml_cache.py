@@ -17,18 +17,12 @@ from fablint.yamlio import ConfigError, load_yaml, load_yaml_text
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def _no_shipped_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests are about the writable cache: the entries fablint ships are set aside
-    (tests/test_shipped_cache.py is about those)."""
-    monkeypatch.setattr(yamlcache, "SHIPPED", tmp_path / "no-shipped-entries")
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(yamlcache.CACHE_ENV, str(folder))
-    return folder / yamlcache.FOLDER
+def cache(own_cache: Path) -> Path:
+    return own_cache / yamlcache.FOLDER
 
 
 def _entries(folder: Path) -> list[Path]:
