@@ -1218,20 +1218,14 @@ class _SonicBuilder:
                 if plain:
                     plans[spelled] = plan  # type: ignore[index]
             owner = f"QUEUE|{row.key}"
-            lines = row.lines if row.merged is None else None
-            file = row.src.file
             refs: dict[str, SourceRef] = {}
             if plan.scheduler is not None:
-                line = lines.get("scheduler") if lines is not None else None
-                ref = (_new_tuple(SourceRef, (file, line)) if line is not None
-                       else row.ref("scheduler"))
+                ref = row.ref("scheduler")
                 add("SCHEDULER", plan.scheduler, owner, ref, plan.scheduler_row is not None)
                 if plan.mode is not None:
                     refs["scheduling"] = ref
             if plan.wred is not None:
-                line = lines.get("wred_profile") if lines is not None else None
-                ref = (_new_tuple(SourceRef, (file, line)) if line is not None
-                       else row.ref("wred_profile"))
+                ref = row.ref("wred_profile")
                 add("WRED_PROFILE", plan.wred, owner, ref, plan.wred_row is not None)
                 if plan.ecn is not None:
                     refs["ecn"] = ref
