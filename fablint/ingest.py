@@ -368,11 +368,23 @@ def _too_many_digits(exc: ValueError) -> bool:
     return "integer string conversion" in str(exc)
 
 
+def _foreign_xml(path: str) -> bool:
+    """An XML file in a folder that is not lldpd's neighbour table (a build file, a NETCONF
+    reply): skipped without a word, as folder walks always skipped XML."""
+    if not path.lower().endswith(".xml"):
+        return False
+    from fablint.parsers.lldpctl_xml import HEAD
+
+    return HEAD.search(read_head(Path(path))) is None
+
+
 def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutcome:
     """Read, recognise and parse one file. Never raises: failures become problems."""
     info = made(InputFile, {"path": path, "explicit": explicit})
     outcome = FileOutcome(info)
     try:
+        if not explicit and not forced and _foreign_xml(path):
+            return outcome
         text = read_text(Path(path))
     except InputError as exc:
         outcome.problems.append(_input_problem(path, exc))

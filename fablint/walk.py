@@ -19,7 +19,7 @@ caches, JavaScript packages, Ansible variables."""
 SKIP_SUFFIXES = frozenset({
     # documents, images, archives, web
     ".md", ".rst", ".adoc", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".zip", ".gz",
-    ".tgz", ".tar", ".bz2", ".xz", ".sarif", ".html", ".css", ".js", ".xml",
+    ".tgz", ".tar", ".bz2", ".xz", ".sarif", ".html", ".css", ".js",
     # code and build files
     ".py", ".pyc", ".pyi", ".sh", ".bash", ".ps1", ".bat", ".rb", ".go", ".rs", ".c", ".h",
     ".java", ".toml", ".lock", ".ipynb", ".tf",

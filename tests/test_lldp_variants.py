@@ -35,6 +35,7 @@ VARIANTS = {
     "leaf4_lldpcli_json0.json": ("sonic-lldp", "lldpctl-json", "leaf4", 8),
     "leaf4_lldpctl_json_one_port.json": ("sonic-lldp", "lldpctl-json", "leaf4", 1),
     "leaf4_lldpctl_keyvalue.txt": ("sonic-lldp", "lldpctl-keyvalue", "leaf4", 8),
+    "leaf4_lldpctl_xml.xml": ("sonic-lldp", "lldpctl-xml", "leaf4", 8),
     "leaf3_show_lldp_neighbors_detail.json": ("lldp", "nxos-json", "leaf3", 7),
     "leaf3_show_lldp_neighbors_nxapi.json": ("lldp", "nxos-json", "leaf3", 1),
 }
@@ -129,8 +130,9 @@ def test_sonic_outputs_agree(name: str) -> None:
         "0c:42:a1:de:04:01", "0c:42:a1:de:04:ff"]  # two neighbours on one port
     spine2 = next(n for n in table.neighbors if n.local_port == "Ethernet256")
     assert spine2.remote_port_description == "leaf4 uplink (etp6) to spine2"
+    # lldpd's MFS, where the spine sends it
     if name in ("leaf4_show_lldp_neighbors.txt", "leaf4_lldpctl_json.json",
-                "leaf4_lldpctl_keyvalue.txt"):  # lldpd's MFS, where the spine sends it
+                "leaf4_lldpctl_keyvalue.txt", "leaf4_lldpctl_xml.xml"):
         spine1 = next(n for n in table.neighbors if n.local_port == "Ethernet248")
         assert (spine1.max_frame_bytes, spine2.max_frame_bytes) == (9236, None)
 
@@ -227,6 +229,85 @@ def test_lldpctl_json_after_a_prompt_and_one_document_per_asic(tmp_path: Path) -
                                         ("leaf4", "Ethernet256", "spine2", 29)]
 
 
+def _xml_fixture() -> str:
+    return _fixture("leaf4_lldpctl_xml.xml")
+
+
+def test_lldpctl_xml_interfaces_and_statistics_are_not_neighbour_tables() -> None:
+    own = ('<?xml version="1.0" encoding="UTF-8"?>\n<lldp label="LLDP interfaces">\n'
+           ' <interface label="Interface" name="eth0" via="unknown" age="0 day, 00:00:01">\n')
+    assert SonicLldpParser().sniff(own) == 0
+    assert detect('<?xml version="1.0"?>\n<project><lldp/></project>\n').parser is None
+
+
+def test_lldpctl_xml_one_document_per_asic_and_lines_outside_counted() -> None:
+    text = _xml_fixture()
+    body = text[text.index("<?xml"):text.index("</lldp>") + len("</lldp>")]
+    second = body.replace("Ethernet248", "Ethernet512").replace(">spine1<", ">spine9<")
+    both = text.replace("admin@leaf4:~$ \n", second + "\nsome stray line\nadmin@leaf4:~$\n")
+    table = read_sonic_lldp(both, "leaf4_lldpctl.xml")
+    assert len(table.neighbors) == 16
+    assert ("Ethernet512", "spine9", "Ethernet4/1") in _pairs(table)
+    again = next(n for n in table.neighbors if n.local_port == "Ethernet512")
+    assert both.split("\n")[again.line - 1].lstrip().startswith('<interface label="Interface" '
+                                                                 'name="Ethernet512"')
+    assert table.unknown == [both.split("\n").index("some stray line") + 1]
+
+
+def test_lldpctl_xml_text_beside_elements_is_counted_not_read() -> None:
+    text = _xml_fixture().replace('  <port label="Port">\n',
+                                  '  <port label="Port">\n   stray words\n', 1)
+    table = read_sonic_lldp(text, "leaf4_lldpctl.xml")
+    assert len(table.neighbors) == 8
+    assert table.unknown == [text.split("\n").index("   stray words") + 1]
+
+
+def test_lldpctl_xml_entry_without_a_port_id_is_counted() -> None:
+    text = _xml_fixture()
+    cut = text.replace('   <id label="PortID" type="mac">0c:42:a1:de:04:02</id>\n', "")
+    result = SonicLldpParser().parse(cut, "leaf4_lldpctl.xml")
+    assert len(result.links) == 7 and result.unknown_lines == 1
+    assert 'name="Ethernet8"' in cut.split("\n")[(result.first_unknown or 0) - 1]
+
+
+@pytest.mark.parametrize("doctype", [
+    '<!DOCTYPE lldp [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>',
+    '<!DOCTYPE lldp SYSTEM "file:///etc/passwd">',
+])
+def test_lldpctl_xml_with_a_doctype_is_refused_naming_the_line(tmp_path: Path,
+                                                              doctype: str) -> None:
+    text = _xml_fixture().replace('<lldp label="LLDP neighbors">',
+                                  doctype + '\n<lldp label="LLDP neighbors">\n<x>&c;</x>', 1)
+    path = tmp_path / "leaf4_lldpctl.xml"
+    path.write_text(text, encoding="utf-8")
+    outcome = parse_file(str(path), False)
+    assert outcome.links == []
+    [problem] = outcome.problems
+    assert (problem.kind, problem.line, problem.fatal) == ("parse-error", 3, True)
+    assert "DOCTYPE" in problem.message
+
+
+def test_malformed_lldpctl_xml_is_a_parse_error_with_its_line() -> None:
+    text = _xml_fixture().replace("</chassis>", "</chasis>", 2)
+    with pytest.raises(ParseError) as caught:
+        read_sonic_lldp(text, "leaf4_lldpctl.xml")
+    assert caught.value.line == text.split("\n").index("  </chasis>") + 1
+    assert "not well-formed XML" in caught.value.message
+
+
+def test_a_folder_reads_lldpctl_xml_and_skips_other_xml_quietly(tmp_path: Path) -> None:
+    (tmp_path / "leaf4").mkdir()
+    (tmp_path / "leaf4" / "lldp.xml").write_text(_xml_fixture(), encoding="utf-8")
+    (tmp_path / "pom.xml").write_text('<?xml version="1.0"?>\n<project><modelVersion>4.0.0'
+                                      "</modelVersion></project>\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["topo", str(tmp_path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert '"leaf4"' in result.output and "pom.xml" not in result.output
+    named = CliRunner().invoke(app, ["lint", str(tmp_path / "pom.xml"), "--format", "json"])
+    assert named.exit_code == 2 and "pom.xml" in named.output
+
+
 def test_lldpctl_json_with_an_entry_that_has_no_port() -> None:
     doc = {"lldp": {"interface": [
         {"Ethernet0": {"chassis": {"gpu1": {"id": {"type": "mac", "value": "aa"}}},
@@ -287,7 +368,8 @@ def test_a_cut_file_never_drops_rows_silently(name: str, data: st.DataObject) ->
     try:
         table = _read(head, name)
     except ParseError:
-        assert started == 0 or name.endswith(".json")  # cut JSON is an error, never silent
+        # a cut JSON or XML document is an error, never silent
+        assert started == 0 or name.endswith((".json", ".xml"))
         return
     assert len(table.neighbors) >= started or table.unknown, (cut, started, table)
 
@@ -308,6 +390,8 @@ def test_topo_reads_each_new_format_beside_the_leaf_config(tmp_path: Path) -> No
         ("leaf4", config, "leaf4_lldpcli_json0.json", "lldpcli_show_neighbors_json0.json",
          front | nameless),
         ("leaf4", config, "leaf4_lldpctl_keyvalue.txt", "lldpctl_-f_keyvalue.txt",
+         front | nameless),
+        ("leaf4", config, "leaf4_lldpctl_xml.xml", "lldpcli_-f_xml_show_neighbors.xml",
          front | nameless),
         ("leaf1", DEMO / "leaf1.cfg", "leaf1_show_lldp_neighbors_detail.txt",
          "show_lldp_neighbors_detail.txt",

@@ -1,5 +1,6 @@
 """SONiC LLDP neighbours: ``show lldp table``, ``show lldp neighbors`` (lldpctl's text),
-``lldpctl -f json`` / ``lldpcli show neighbors -f json|json0`` and ``lldpctl -f keyvalue``.
+``lldpctl -f json`` / ``lldpcli show neighbors -f json|json0``, ``lldpctl -f keyvalue`` and
+``lldpcli -f xml`` (read by ``fablint.parsers.lldpctl_xml``).
 
 SONiC runs lldpd in its ``lldp`` container. ``show lldp table`` (sonic-utilities' lldpshow) is a
 tabulate table whose RemoteDevice, Capability and RemotePortDescr cells are empty when the
@@ -21,6 +22,7 @@ import json
 import re
 from typing import Any
 
+from fablint.parsers import lldpctl_xml
 from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.lldp import (
     LldpTable,
@@ -69,6 +71,8 @@ def layout_of(text: str) -> str | None:
     """Which SONiC LLDP output this is; None when it is not one."""
     if _json_at(text) >= 0:
         return "lldpctl-json"
+    if lldpctl_xml.HEAD.search(text):
+        return "lldpctl-xml"
     if "\n" not in text and "\r" in text:
         text = text.replace("\r", "\n")
     if _TABLE_HEAD.search(text):
@@ -335,6 +339,8 @@ def read_sonic_lldp(text: str, path: str) -> LldpTable:
         neighbors, unknown = _table(split_lines(text))
     elif layout == "lldpctl-keyvalue":
         neighbors, unknown = _keyvalue(split_lines(text))
+    elif layout == "lldpctl-xml":
+        neighbors, unknown = lldpctl_xml.read_xml(text, path)
     else:
         neighbors, unknown = _lldpctl(split_lines(text))
     owner, how = owner_of(text, path)
@@ -343,10 +349,11 @@ def read_sonic_lldp(text: str, path: str) -> LldpTable:
 
 
 class SonicLldpParser:
-    """SONiC ``show lldp table``, ``show lldp neighbors`` and lldpctl / lldpcli JSON."""
+    """SONiC ``show lldp table``, ``show lldp neighbors`` and lldpctl / lldpcli JSON, key-value
+    and XML."""
 
     name = "sonic-lldp"
-    label = "SONiC LLDP neighbours (show lldp table / neighbors, lldpctl -f json)"
+    label = "SONiC / lldpd LLDP neighbours (show lldp table / neighbors, lldpctl -f json|xml)"
     vendor = "sonic"
 
     def sniff(self, head: str) -> int:
