@@ -315,13 +315,31 @@ def key_lines(text: str) -> tuple[dict[str, Any], list[int]] | None:
     two; the caller, whose walk takes one line per key, the third (``_lined``)."""
     if len(text) > FAST_MAX_CHARS:
         return None
-    keyed = text
-    if _SPACED_COLON.search(text) is not None:
-        if _COLON_ON_A_LINE.search(text) is not None:
+    data = text.encode("utf-8", "surrogatepass")
+    if b"\r" in data:  # (decoded inputs have none: ``decode_input`` makes every line end LF)
+        keyed = text
+        if _SPACED_COLON.search(text) is not None:
+            if _COLON_ON_A_LINE.search(text) is not None:
+                return None
+            keyed = _SPACED_ON_A_LINE.sub('":', text)  # the same lines, the keys' ends alike
+        data = keyed.encode("utf-8", "surrogatepass")
+    else:
+        # Without the spaces and tabs (outside strings only JSON whitespace; inside, a quote
+        # is escaped, so that no new '":' but an escaped one is made), a key's end is '":'
+        # wherever spaces stood between its quote and colon, as the substitution above
+        # makes it; a colon that starts a line is one on a later line than its key.
+        data = data.translate(None, b" \t")
+        if b"\n:" in data:
             return None
-        keyed = _SPACED_ON_A_LINE.sub('":', text)  # the same lines, the keys' ends alike
-    total = keyed.count('":')
-    if not total or '\\":' in keyed:
+    if b'\\":' in data:
+        return None
+    # The numbers of the lines holding '":', with no call per line: each '":' becomes one
+    # \x01 byte and every other byte but the newlines goes, so the text's lines become b""
+    # or b"\x01" (single bytes: shared objects), which ``compress`` picks by truth. A valid
+    # JSON text has no raw control character such as \x01 (``json.loads`` takes none).
+    skeleton = data.replace(b'":', b"\x01").translate(None, _NOT_KEY_OR_NEWLINE)
+    total = skeleton.count(b"\x01")
+    if not total:
         return None
     try:
         value = json.loads(text, parse_int=_int)
@@ -329,12 +347,6 @@ def key_lines(text: str) -> tuple[dict[str, Any], list[int]] | None:
         return None
     if value.__class__ is not dict:
         return None
-    # The numbers of the lines holding '":', with no call per line: each '":' becomes one
-    # \x01 byte and every other byte but the newlines goes, so the text's lines become b""
-    # or b"\x01" (single bytes: shared objects), which ``compress`` picks by truth. A valid
-    # JSON text has no raw control character such as \x01 (``json.loads`` took it).
-    skeleton = keyed.encode("utf-8", "surrogatepass").replace(b'":', b"\x01").translate(
-        None, _NOT_KEY_OR_NEWLINE)
     starts = list(compress(count(1), skeleton.split(b"\n")))
     if len(starts) != total:
         return None  # some line holds two keys (or more)

@@ -53,9 +53,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice, repeat
 from pathlib import PurePath
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -179,7 +179,65 @@ def _trusted_interface(iface: Obj) -> Interface:
     return _INTERFACE(values)  # type: ignore[no-any-return]
 
 
-_interface: Any = _trusted_interface
+def _parts(maker: Maker[Any]) -> tuple[dict[str, Any], frozenset[str], set[str], type]:
+    """What ``_fast_interface`` needs of a Maker: its template, the fields it fills from a
+    default factory, its every-field set and its class."""
+    return (maker.template, frozenset(name for name, _ in maker.factories), maker.every,
+            maker.cls)
+
+
+_IF_PARTS, _QOS_PARTS, _PFC_PARTS, _WD_PARTS, _PAUSE_PARTS = map(
+    _parts, (_INTERFACE, _QOS, _PFC, _WATCHDOG, _PAUSE))
+_PFC_FILLED = _PFC_PARTS[1] - {"tunnel_priorities"}
+"""The factory fields a builder's PFC holds (``new_pfc``): only ``tunnel_priorities`` is
+filled here (an empty set) when the port has none."""
+
+
+def _made(cls: type, data: dict[str, Any], values: dict[str, Any], every: set[str]) -> Any:
+    """The object ``Maker`` makes of ``data`` (every field, in order) given ``values``."""
+    obj = _new_object(cls)
+    _set_slot(obj, "__dict__", data)
+    _set_slot(obj, "__pydantic_fields_set__", every if len(values) == len(every)
+              and values.keys() == every else set(values))
+    _set_slot(obj, "__pydantic_extra__", None)
+    _set_slot(obj, "__pydantic_private__", None)
+    return obj
+
+
+def _fast_interface(iface: Obj) -> Interface:
+    """``_trusted_interface`` of a port whose dicts hold every default-factory field (what
+    ``new_iface`` makes), one merge per object: a switch has dozens of ports, five objects
+    each. Any other port takes ``_trusted_interface``."""
+    qos = iface["qos"]
+    pfc = qos["pfc"]
+    watchdog = pfc["watchdog"]
+    pause = qos["pause"]
+    if not (_IF_PARTS[1] <= iface.keys() and _QOS_PARTS[1] <= qos.keys()
+            and pfc.keys() >= _PFC_FILLED and _WD_PARTS[1] <= watchdog.keys()
+            and _PAUSE_PARTS[1] <= pause.keys()):
+        return _trusted_interface(iface)
+    template, _, every, cls = _WD_PARTS
+    made_watchdog = _made(cls, {**template, **watchdog}, watchdog, every)
+    template, _, every, cls = _PFC_PARTS
+    data = {**template, **pfc, "watchdog": made_watchdog}
+    if "tunnel_priorities" not in pfc:
+        data["tunnel_priorities"] = set()
+    made_pfc = _made(cls, data, pfc, every)
+    template, _, every, cls = _PAUSE_PARTS
+    made_pause = _made(cls, {**template, **pause}, pause, every)
+    template, _, every, cls = _QOS_PARTS
+    made_qos = _made(cls, {**template, **qos, "pause": made_pause, "pfc": made_pfc}, qos, every)
+    template, _, every, cls = _IF_PARTS
+    data = {**template, **iface, "qos": made_qos}
+    if iface["acls"]:
+        data["acls"] = [_ACL_BINDING(binding) for binding in iface["acls"]]
+    neighbor = iface.get("neighbor")
+    if neighbor is not None:
+        data["neighbor"] = _ENDPOINT(neighbor)
+    return _made(cls, data, iface, every)  # type: ignore[no-any-return]
+
+
+_interface: Any = _fast_interface
 _GIVEN = shared_names({"src", "kind", "name", "owner"})
 _GIVEN_UNRESOLVED = shared_names({*_GIVEN, "resolved"})
 """The ``model_fields_set`` of every reference (``model.shared_names``: one set for all)."""
@@ -290,9 +348,9 @@ def _tunnel_lossless(maps: ClassMaps) -> bool:
 # -- loading ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Row:
-    """One CONFIG_DB entry (``TABLE|key``) with the place of the key and of each field."""
+class Row(NamedTuple):
+    """One CONFIG_DB entry (``TABLE|key``) with the place of the key and of each field. A
+    tuple: the rows of a table of plain rows are made in one C-level pass (``read_plain``)."""
 
     table: str
     key: str
@@ -455,6 +513,21 @@ class _DocumentLoader:
                     self.problem(line, f"table {key} is not a JSON object; ignored")
                     continue
                 rows: dict[str, Row] | None = self.tables.get(key)
+                values = value.values()
+                if not value:
+                    continue
+                if _all_plain_rows(values):
+                    # every row a dict of scalars (most tables): the rows, their key lines
+                    # and their fields' lines in one pass of C-level iterators, in walk order
+                    made = zip(value, map(_new_tuple, repeat(Row), zip(
+                        repeat(key), value, values,
+                        map(_new_tuple, repeat(SourceRef), zip(repeat(path), lines)),
+                        map(dict, map(zip, values, repeat(lines))), repeat(None))), strict=False)
+                    if rows is None:
+                        self.tables[key] = dict(made)
+                    else:
+                        rows.update(made)
+                    continue
                 for row_key, row in value.items():
                     row_line = next(lines)
                     kind = row.__class__
@@ -533,6 +606,16 @@ class _DocumentLoader:
         rows[key] = Row(table, key, fields, src, getattr(fields, "lines", {}))
 
 
+def _all_plain_rows(rows: Iterable[Any]) -> bool:
+    """Whether every row is a plain dict of scalars (none holds a list or an object)."""
+    return _DICT_ONLY.issuperset(map(type, rows)) and _CONTAINERS.isdisjoint(
+        map(type, chain.from_iterable(map(dict.values, rows))))
+
+
+_DICT_ONLY = frozenset({dict})
+_STR_OR_NONE = frozenset({str, type(None)})
+
+
 def _skip(lines: Iterator[int], count: int) -> None:
     """Pass over the lines of ``count`` keys (of values whose lines are not kept)."""
     if count:
@@ -542,11 +625,12 @@ def _skip(lines: Iterator[int], count: int) -> None:
 def _without_surrogates(text: str) -> str:
     """Lone UTF-16 surrogates (raw, or ``\\ud800`` escapes) cannot be written out as UTF-8 by
     the reports: replace them, one character for one so that lines stay where they are."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
-    if _SURROGATE_HINT.search(text):
+    if not text.isascii():  # (an ASCII text, as most are, holds no surrogate: O(1) to ask)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = text.encode("utf-8", "replace").decode("utf-8")
+    if "\\u" in text and _SURROGATE_HINT.search(text):
         text = _SURROGATE.sub(lambda m: m.group(0) if len(m.group(0)) == 12 else "\\ufffd", text)
     return text
 
@@ -559,6 +643,8 @@ def load_document(text: str, path: str) -> Document:
 
 def merge_tables(docs: list[Document]) -> Tables:
     """Tables of several documents, field by field; the later document wins (sonic-cfggen)."""
+    if len(docs) == 1:
+        return docs[0].tables  # (nothing changes a document's tables once loaded)
     merged: Tables = {}
     for doc in docs:
         for table, rows in doc.tables.items():
@@ -664,6 +750,8 @@ class _SonicBuilder:
         self.port_lists: dict[str, list[Obj]] = {}
         """The ports of the ``PORTS`` part of such a key (``Ethernet0`` in ``Ethernet0|3``)."""
         self.priorities_cache: dict[str, list[int]] = {}
+        self.priority_names_cache: dict[int, list[str]] = {}
+        """``priority_names`` by the id of a list ``priorities_cache`` holds (alive as long)."""
         self.lossless_rows: bool | None = None
         """Some PORT_QOS_MAP row has pfc_enable and pfc_to_queue_map (``template_lossy``)."""
         self.voq_local: tuple[str, ...] | None = None
@@ -987,12 +1075,17 @@ class _SonicBuilder:
             return cached
         entries: dict[int, int] = {}
         refs: dict[str, SourceRef] = {}
+        lines = row.lines if row.merged is None else None
+        file = row.src.file
         for key, value in row.fields.items():
-            text = _text(value)
+            text = value.strip() if value.__class__ is str else _text(value)
             if (key.isdigit() and len(key) < 4 and int(key) <= key_hi and text is not None
                     and text.isdigit() and len(text) < 4 and int(text) <= value_hi):
-                entries[int(key)] = int(text)
-                refs[f"{target}[{int(key)}]"] = row.ref(key)
+                number = int(key)
+                entries[number] = int(text)
+                line = lines.get(key) if lines is not None else None
+                refs[f"{target}[{number}]"] = (_new_tuple(SourceRef, (file, line))
+                                               if line is not None else row.ref(key))
             else:
                 self.problem(row.ref(key), f"{row.owner}: entry {key!r}: {value!r} is not "
                                            f"0-{key_hi} -> 0-{value_hi}; ignored")
@@ -1053,12 +1146,13 @@ class _SonicBuilder:
         # (``maps_plan``); each row then records its own references.
         plans: dict[tuple[str | None, ...], _MapsPlan] = {}
         add = self.record
+        seen = self.resolved_kinds if not self.every_reference else ()
         for row in rows.values():
             if row.key == "global":
                 continue
             fields = row.fields
             spelled = tuple(map(fields.get, MAPS))
-            plain = all(v is None or v.__class__ is str for v in spelled)
+            plain = _STR_OR_NONE.issuperset(map(type, spelled))
             plan = plans.get(spelled) if plain else None  # type: ignore[arg-type]
             if plan is None:
                 plan = self.maps_plan(row, base)
@@ -1067,6 +1161,8 @@ class _SonicBuilder:
             owner = f"PORT_QOS_MAP|{row.key}"
             lines = row.lines if row.merged is None else None
             for map_field, table, name, resolved in plan.bound:
+                if resolved and table in seen:
+                    continue  # (``record`` keeps one resolved reference of a kind)
                 line = lines.get(map_field) if lines is not None else None
                 add(table, name, owner, _new_tuple(SourceRef, (row.src.file, line))
                     if line is not None else row.ref(map_field), resolved)
@@ -1104,7 +1200,7 @@ class _SonicBuilder:
             if priorities:
                 pfc.update(mode="on", enabled=True, no_drop=set(priorities))
                 pfc["field_src"]["no_drop"] = ref
-                pfc["field_src"].update({f"priority[{p}]": ref for p in priorities})
+                pfc["field_src"].update(dict.fromkeys(self.priority_names(priorities), ref))
                 if set(priorities) == _DUAL_TOR_PFC and _tunnel_lossless(maps):
                     pfc["tunnel_priorities"] = set(_TUNNEL_PRIORITIES)
                     pfc["field_src"]["tunnel_priorities"] = ref
@@ -1131,6 +1227,14 @@ class _SonicBuilder:
             return ("a service port (no pfc_enable and no pfc_to_queue_map where the other "
                     "ports have both), lossy in SONiC's QoS template")
         return None
+
+    def priority_names(self, priorities: list[int]) -> list[str]:
+        """``priority[N]`` of each priority (the ``field_src`` keys), made once per list."""
+        names = self.priority_names_cache.get(id(priorities))
+        if names is None:
+            names = self.priority_names_cache[id(priorities)] = [
+                f"priority[{p}]" for p in priorities]
+        return names
 
     def priorities(self, row: Row, name: str) -> list[int]:
         text = _text(row.fields.get(name))
@@ -1208,31 +1312,47 @@ class _SonicBuilder:
         # are made, in one loop.
         plans: dict[tuple[str | None, str | None], _QueuePlan] = {}
         add = self.record
+        # A resolved reference of a kind recorded already is not recorded again (``record``):
+        # tested here, so that most rows make no owner text and no call.
+        seen = self.resolved_kinds if not self.every_reference else ()
+        ports_cache = self.ports_cache
         for row in self.rows("QUEUE"):
             fields = row.fields
-            spelled = (fields.get("scheduler"), fields.get("wred_profile"))
-            plain = all(v is None or v.__class__ is str for v in spelled)
+            scheduler, wred = spelled = (fields.get("scheduler"), fields.get("wred_profile"))
+            plain = ((scheduler is None or scheduler.__class__ is str)
+                     and (wred is None or wred.__class__ is str))
             plan = plans.get(spelled) if plain else None  # type: ignore[arg-type]
             if plan is None:
                 plan = self.queue_plan(row)
                 if plain:
                     plans[spelled] = plan  # type: ignore[index]
-            owner = f"QUEUE|{row.key}"
             refs: dict[str, SourceRef] = {}
-            if plan.scheduler is not None:
-                ref = row.ref("scheduler")
-                add("SCHEDULER", plan.scheduler, owner, ref, plan.scheduler_row is not None)
-                if plan.mode is not None:
-                    refs["scheduling"] = ref
-            if plan.wred is not None:
-                ref = row.ref("wred_profile")
-                add("WRED_PROFILE", plan.wred, owner, ref, plan.wred_row is not None)
-                if plan.ecn is not None:
-                    refs["ecn"] = ref
-                if plan.drop is not None:
-                    refs["wred"] = ref
+            if plan.scheduler is not None or plan.wred is not None:
+                src = row.src
+                lines = row.lines if row.merged is None else None
+                if plan.scheduler is not None:
+                    line = lines.get("scheduler") if lines is not None else None
+                    ref = (_new_tuple(SourceRef, (src.file, line)) if line is not None
+                           else row.ref("scheduler"))
+                    resolved = plan.scheduler_row is not None
+                    if not resolved or "SCHEDULER" not in seen:
+                        add("SCHEDULER", plan.scheduler, f"QUEUE|{row.key}", ref, resolved)
+                    if plan.mode is not None:
+                        refs["scheduling"] = ref
+                if plan.wred is not None:
+                    line = lines.get("wred_profile") if lines is not None else None
+                    ref = (_new_tuple(SourceRef, (src.file, line)) if line is not None
+                           else row.ref("wred_profile"))
+                    resolved = plan.wred_row is not None
+                    if not resolved or "WRED_PROFILE" not in seen:
+                        add("WRED_PROFILE", plan.wred, f"QUEUE|{row.key}", ref, resolved)
+                    if plan.ecn is not None:
+                        refs["ecn"] = ref
+                    if plan.drop is not None:
+                        refs["wred"] = ref
             src = row.src
-            for iface, ids in self.local_ports(row):
+            found = ports_cache.get(row.key)
+            for iface, ids in found if found is not None else self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
                     queues[queue_id] = _queue(queue_id, src, refs, plan)
@@ -1355,11 +1475,13 @@ class _SonicBuilder:
                 profile["dynamic_headroom"] = True
                 profile["field_src"]["dynamic_headroom"] = row.ref("headroom_type")
             profiles[row.key] = profile
+        ports_cache = self.ports_cache
         for table, target in (("BUFFER_PG", "buffer_pgs"), ("BUFFER_QUEUE", "buffer_queues")):
             for row in self.rows(table):
                 plain = self.assignment(row)
                 assignment: BufferAssignment | None = None
-                for iface, ids in self.local_ports(row):
+                found = ports_cache.get(row.key)
+                for iface, ids in found if found is not None else self.local_ports(row):
                     if assignment is None:  # made once, shared by the row's PGs/queues
                         assignment = _buffer_assignment(plain)
                     for n in ids:
@@ -1419,7 +1541,8 @@ class _SonicBuilder:
         line = row.lines.get("profile") if row.merged is None else None
         ref = (_new_tuple(SourceRef, (row.src.file, line)) if line is not None
                else row.ref("profile"))
-        self.record("BUFFER_PROFILE", name, f"{row.table}|{row.key}", ref, resolved)
+        if not resolved or self.every_reference or "BUFFER_PROFILE" not in self.resolved_kinds:
+            self.record("BUFFER_PROFILE", name, f"{row.table}|{row.key}", ref, resolved)
         return {"src": row.src, "field_src": {"profile": ref}, "profile": name}
 
     def cable_lengths(self) -> None:
