@@ -31,6 +31,7 @@ from fablint.model import (
     share_fields_set,
 )
 from fablint.parsers.base import ParseError
+from fablint.variants import Variants
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -172,6 +173,8 @@ class Compactor:
         """The source references compacted last, one object per value: a port's lines are
         named by several of its objects (an NX-OS port's service-policy line is the source of
         its binding, its classification maps and the reference to the policy)."""
+        self.variants = Variants()
+        """Objects alike in all but a few values keep only those (``fablint.variants``)."""
         self.done: dict[int, tuple[BaseModel, BaseModel]] = {}
         """id of a model shared by ports -> (it, its compacted self); the first element keeps
         the id from being reused."""
@@ -231,7 +234,7 @@ class Compactor:
         values = self.values
         setattr_ = object.__setattr__
         cls = model.__class__
-        new = object.__new__(cls)
+        fields = {}
         for name, value in model.__dict__.items():
             kind = value.__class__
             if name == "field_src":
@@ -295,7 +298,12 @@ class Compactor:
             elif isinstance(value, BaseModel):
                 known = done.get(id(value))
                 value = known[1] if known else self.compact(value)
-            setattr_(new, name, value)
+            fields[name] = value
+        new = self.variants.make(cls, fields)
+        if new is None:
+            new = object.__new__(cls)
+            for name, value in fields.items():
+                setattr_(new, name, value)
         setattr_(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
         setattr_(new, "__pydantic_extra__", model.__pydantic_extra__)
         setattr_(new, "__pydantic_private__", model.__pydantic_private__)
