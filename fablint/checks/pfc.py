@@ -14,7 +14,7 @@ from fablint.checks.base import (
     register,
 )
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Device, Interface, SourceRef
+from fablint.model import ClassMaps, Device, Interface, SourceRef
 
 
 def _policies(iface: Interface) -> list[tuple[str, str | None, str]]:
@@ -181,31 +181,21 @@ class PfcOnLossyPriority(Rule):
         # Ports paused the same way by the same profile or policy make one finding that names
         # them (SONiC writes pfc_enable per port: a stock "3,4" would be one finding per port).
         groups: dict[tuple[object, ...], list[tuple[Interface, str, bool, list, FixIntent]]] = {}
+        # what a map chain's priorities carry, worked out once per chain and set of priorities
+        # (every SONiC port has its own pfc_enable, most of them alike)
+        judged: dict[tuple[int, tuple[int, ...]], tuple[dict[int, str], dict[int, str]]] = {}
         for iface, extra in ctx.ports_with(
                 device, lambda port: port.qos.pfc.active_priorities - lossless
                 - port.qos.pfc.tunnel_priorities):
             pfc = iface.qos.pfc
             maps = device.maps_for(iface)
             # one map chain for most ports: 64 DSCPs resolved once, not per port (read only)
-            carried = ctx.once("dscps_by_priority", maps, maps.dscps_by_priority)
-            default_prio = maps.pfc_priority_of(maps.class_of_dscp(0))
-            errors: dict[int, str] = {}
-            unused: dict[int, str] = {}
-            for prio in sorted(extra):
-                dscps = carried.get(prio, [])
-                unclassified = [d for d in dscps if maps.tc_for_dscp(d) is None]
-                lossy = [d for d in dscps if d not in fine and d not in unclassified]
-                if unclassified or lossy:
-                    what = [*(["unclassified traffic"] if unclassified else []),
-                            *([f"DSCP {fmt_ranges(lossy)}"] if lossy else [])]
-                    tags = [*(["the default class"] if prio == default_prio else []),
-                            *(["CNP"] if cnp & set(lossy) else [])]
-                    errors[prio] = " and ".join(what) + (f" ({', '.join(tags)})" if tags else "")
-                elif prio in always_lossy:
-                    errors[prio] = "no traffic, but the profile calls it lossy"
-                else:
-                    unused[prio] = (f"only lossless DSCP {fmt_ranges(dscps)}" if dscps
-                                    else "no traffic")
+            extra_key = (id(maps), tuple(sorted(extra)))
+            verdict = judged.get(extra_key)
+            if verdict is None:
+                verdict = judged[extra_key] = _judge(maps, extra_key[1], ctx, fine, cnp,
+                                                     always_lossy)
+            errors, unused = verdict
             flagged = sorted({*errors, *unused})
             carries = _carries({**errors, **unused})
             refs = [pfc.field_src.get(f"priority[{p}]") for p in flagged]
@@ -249,6 +239,32 @@ class PfcOnLossyPriority(Rule):
                 places=[(m[0].name, next((r for r in m[3] if r), m[0].src)) for m in members],
                 explains=explains,
             )
+
+
+def _judge(maps: ClassMaps, extra: tuple[int, ...], ctx: Context, fine: set[int], cnp: set[int],
+           always_lossy: set[int]) -> tuple[dict[int, str], dict[int, str]]:
+    """The priorities of ``extra`` (sorted) a port with ``maps`` pauses: those that carry lossy
+    or unclassified traffic (errors) and the others (unused), with what each carries."""
+    carried = ctx.once("dscps_by_priority", maps, maps.dscps_by_priority)
+    default_prio = maps.pfc_priority_of(maps.class_of_dscp(0))
+    errors: dict[int, str] = {}
+    unused: dict[int, str] = {}
+    for prio in extra:
+        dscps = carried.get(prio, [])
+        unclassified = [d for d in dscps if maps.tc_for_dscp(d) is None]
+        lossy = [d for d in dscps if d not in fine and d not in unclassified]
+        if unclassified or lossy:
+            what = [*(["unclassified traffic"] if unclassified else []),
+                    *([f"DSCP {fmt_ranges(lossy)}"] if lossy else [])]
+            tags = [*(["the default class"] if prio == default_prio else []),
+                    *(["CNP"] if cnp & set(lossy) else [])]
+            errors[prio] = " and ".join(what) + (f" ({', '.join(tags)})" if tags else "")
+        elif prio in always_lossy:
+            errors[prio] = "no traffic, but the profile calls it lossy"
+        else:
+            unused[prio] = (f"only lossless DSCP {fmt_ranges(dscps)}" if dscps
+                            else "no traffic")
+    return errors, unused
 
 
 def _lossy_queues(device: Device, iface: Interface, priorities: Iterable[int],

@@ -8,6 +8,7 @@ so the intent carries the port's current list (``no_drop``) as well as the chang
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii as _quoted
 from typing import Any
 
 from fablint.findings import FixIntent
@@ -22,7 +23,32 @@ DSCP_MAP = "ROCE"
 
 
 def _dump(patch: dict[str, Any]) -> str:
-    return json.dumps(patch, indent=2)
+    """``json.dumps(patch, indent=2)``: written here for the patches of objects and strings
+    that fixes make (json's indented encoder is pure Python, a few per SONiC finding)."""
+    try:
+        return _indented(patch, "\n")
+    except _NotPlain:
+        return json.dumps(patch, indent=2)
+
+
+class _NotPlain(Exception):
+    """A value ``_indented`` leaves to ``json.dumps`` (anything but objects and strings)."""
+
+
+def _indented(value: Any, newline: str) -> str:
+    if value.__class__ is str:
+        return _quoted(value)
+    if value.__class__ is not dict:
+        raise _NotPlain
+    if not value:
+        return "{}"
+    inner = newline + "  "
+    items = []
+    for key, item in value.items():
+        if key.__class__ is not str:
+            raise _NotPlain
+        items.append(f"{_quoted(key)}: {_indented(item, inner)}")
+    return "{" + inner + ("," + inner).join(items) + newline + "}"
 
 
 def _priorities(values: set[int]) -> str:
