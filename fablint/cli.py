@@ -11,7 +11,6 @@ import copy
 import json
 import os
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -44,6 +43,7 @@ from fablint.profiles import display_path, profile_infos, show_json, show_yaml
 from fablint.redact import forget as forget_secrets
 from fablint.redact import remember
 from fablint.resources import rule_docs_dir
+from fablint.topocmd import TopoFormat, run_topo
 from fablint.yamlio import ConfigError
 
 app = typer.Typer(
@@ -169,14 +169,6 @@ def lint_command(
     )
 
 
-class TopoFormat(StrEnum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-    mermaid = "mermaid"
-    svg = "svg"
-
-
 @app.command("topo")
 def topo_command(
     paths: Annotated[list[str], typer.Argument(help="Configs, LLDP tables and IB dumps.")],
@@ -194,41 +186,8 @@ def topo_command(
 ) -> None:
     """Show the fabric's cabling: tiers, oversubscription, bisection, rails; its datasheet
     (markdown, and in json); or draw it."""
-    from fablint.report.topo import RENDERERS as TOPO_RENDERERS
-
-    sheet = output_format in (TopoFormat.markdown, TopoFormat.json)
-    if sheet:  # (the datasheet's modules only where it is written)
-        from fablint.report import datasheet
-        from fablint.report.digest import digest
-    try:
-        project = _load_project(paths, config)
-        policy = _load_profile(project, profile)
-        result = lint(LintOptions(paths=paths, config=project, policy=policy,
-                                  select=["topology", "MTU005", "PFC008"], topology=True,
-                                  intent=_load_intent(intent, project),
-                                  digest=digest if sheet else None))
-    except (ConfigError, UsageError) as exc:
-        _fail(str(exc))
-    except PathNotFound as exc:
-        _fail(f"path not found: {exc}")
-    topo = result.fabric.topology
-    if topo is None or not topo.cables:
-        _fail("no cabling found: give LLDP neighbour tables, SONiC DEVICE_NEIGHBOR or IB "
-              "dumps along with the configurations")
-    if sheet:
-        with gc_paused():
-            ds = datasheet.build(topo, result.fabric, result.digests, policy)
-        text = datasheet.render_markdown(ds) if output_format == TopoFormat.markdown else \
-            TOPO_RENDERERS["json"](topo, result.findings, ds)
-    else:
-        text = TOPO_RENDERERS[output_format.value](topo, result.findings)
-    if output is not None:
-        _write_atomic(output, text)
-    else:
-        _emit(text)
-    if result.errors:
-        raise typer.Exit(EXIT_ERROR)
-    raise typer.Exit(1 if any(f.severity.rank >= 3 for f in result.findings) else 0)
+    run_topo(paths, output_format=output_format, output=output, config=config,
+             profile=profile, intent=intent)
 
 
 @app.command("report")

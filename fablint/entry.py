@@ -54,16 +54,20 @@ def main() -> None:
             _import_pydantic()
             if sys.argv[1:2] == ["lint"] and not _completing():
                 # a plain `fablint lint FILES` (a pre-commit hook's) runs without typer
-                from fablint import lintcmd
+                from fablint import lintcmd as command
 
-                plain = lintcmd.plain_arguments(sys.argv[2:])
+                plain = command.plain_arguments(sys.argv[2:])
+            elif sys.argv[1:2] == ["topo"] and not _completing():
+                from fablint import topocmd as command  # (so does a plain `fablint topo`)
+
+                plain = command.plain_arguments(sys.argv[2:])
             if plain is None:
                 from fablint.cli import main as cli_main
     except KeyboardInterrupt:  # a handler installed by someone else raised it
         os.write(2, INTERRUPTED)
         os._exit(EXIT_INTERRUPTED)
     if plain is not None:
-        lintcmd.main(plain)
+        command.main(plain)
     cli_main()
 
 

@@ -492,8 +492,14 @@ def plain_arguments(args: list[str]) -> dict[str, Any] | None:
     return {"paths": paths, **options}
 
 
-def main(options: dict[str, Any]) -> NoReturn:
+def main(options: dict[str, Any]) -> None:
     """Run a plain ``fablint lint`` (``plain_arguments``) as ``fablint.cli.main`` runs it
+    through typer and click (``run_plain``)."""
+    run_plain(lambda: run_lint(**options))
+
+
+def run_plain(command: Callable[[], object]) -> None:
+    """Run a command whose arguments were read without typer as ``fablint.cli.main`` runs it
     through typer and click: the command line's callback first (``forget_secrets``), then the
     same report, messages and exit codes, an interrupt, a closed pipe or an internal error
     handled alike."""
@@ -501,7 +507,7 @@ def main(options: dict[str, Any]) -> NoReturn:
     def run() -> None:
         forget_secrets()
         try:
-            run_lint(**options)
+            command()
         except EOFError:  # click: a new line, then "Aborted!"
             _echo_err("")
             _echo_err("Aborted!")

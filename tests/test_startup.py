@@ -304,6 +304,92 @@ def test_plain_arguments_are_read_as_typer_reads_them(tokens: list[str]) -> None
     assert received == [{**defaults, **plain}]
 
 
+# A plain `fablint topo PATHS [--format F]` runs without typer too (fablint.topocmd).
+
+PLAIN_TOPO_RUNS = [
+    ["topo", str(DEMO)],
+    ["topo", str(DEMO), "--format", "json"],
+    ["topo", "--format=markdown", str(DEMO)],
+    ["topo", "-f", "mermaid", str(DEMO), "-f", "svg"],
+    ["topo", str(DEMO / "leaf1.cfg")],  # no cabling: message and exit code 2
+    ["topo", str(DEMO / "no-such-file.cfg")],
+    ["topo", ""],
+]
+TYPER_TOPO_RUNS = [
+    ["topo"],
+    ["topo", "--help"],
+    ["topo", str(DEMO), "-f", "JSON"],
+    ["topo", str(DEMO), "--format"],
+    ["topo", str(DEMO), "--intent"],
+    ["topo", "--", str(DEMO)],
+]
+
+
+def test_plain_topo_runs_print_and_exit_as_the_typer_command() -> None:
+    from fablint.topocmd import plain_arguments
+
+    for args in PLAIN_TOPO_RUNS + TYPER_TOPO_RUNS:
+        assert (plain_arguments(args[1:]) is not None) == (args in PLAIN_TOPO_RUNS), args
+        fast, full = _python(ENTRY, *args), _python(FULL_CLI, *args)
+        assert (fast.returncode, fast.stdout, fast.stderr) == (
+            full.returncode, full.stdout, full.stderr), args
+        assert "Traceback" not in fast.stderr, args
+
+
+def test_a_plain_topo_imports_neither_typer_nor_rich() -> None:
+    probe = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", ENTRY, "topo", str(DEMO), "-f", "json"],
+        capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert probe.returncode in (0, 1), probe.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in probe.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "fablint.topocmd" in imported and "fablint.engine" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("typer", "click", "rich")}
+    assert "fablint.cli" not in imported
+
+
+def test_the_typer_topo_command_and_run_topo_have_the_same_defaults() -> None:
+    import inspect
+
+    from fablint import cli, topocmd
+
+    declared = inspect.signature(cli.topo_command).parameters
+    run = inspect.signature(topocmd.run_topo).parameters
+    assert list(declared) == list(run)
+    assert {n: p.default for n, p in declared.items()} == {n: p.default for n, p in run.items()}
+
+
+TOPO_TOKENS = ["a.cfg", "dir/", "", "json", "text", "svg", "markdown", "JSON", "-", "--",
+               "--format", "-f", "--format=json", "--format=", "--format=bogus", "-fjson",
+               "-f=json", "--output", "-o", "--help", "--intent", "--formats"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOPO_TOKENS), max_size=7))
+def test_plain_topo_arguments_are_read_as_typer_reads_them(tokens: list[str]) -> None:
+    """Whenever ``topocmd.plain_arguments`` takes a command line, typer's parse of it (the
+    values ``cli.topo_command`` hands on) is the same: every other option at its default."""
+    import inspect
+
+    from fablint import cli, topocmd
+
+    plain = topocmd.plain_arguments(tokens)
+    if plain is None:
+        return
+    received: list[dict[str, object]] = []
+    original = cli.run_topo
+    cli.run_topo = lambda *args, **kwargs: received.append(  # type: ignore[assignment]
+        dict(zip(["paths"], args, strict=False), **kwargs))
+    try:
+        cli._command(["topo"])(["topo", *tokens], standalone_mode=False)
+    finally:
+        cli.run_topo = original
+    defaults = {n: p.default for n, p in inspect.signature(topocmd.run_topo).parameters.items()
+                if n != "paths"}
+    assert received == [{**defaults, **plain}]
+
+
 ASYNCIO_PROBE = """
 import sys, warnings
 from fablint.entry import _import_pydantic

@@ -58,7 +58,9 @@ _TYPES = {"Switch": "switch", "Ca": "ca", "Rt": "router", "S": "switch", "H": "c
           "SW": "switch", "CA": "ca", "RT": "router"}
 
 _NODE = re.compile(
-    r'^(Switch|Ca|Rt)\s*(\d+)\s*"([SHR])-([0-9A-Fa-f]+)"\s*(?:#\s*(.*?))?\s*$')
+    r'^(Switch|Ca|Rt)\s*(\d+)\s*"([SHR])-([0-9A-Fa-f]+)"\s*(?:#\s*(.*))?$')
+r"""A node line, stripped (no whitespace at its end, so the comment is all the rest: a lazy
+``(.*?)\s*$`` tried ``\s*$`` at each of its characters, 36,000 instructions a line)."""
 _LABEL = r'(?:\((\d{1,3}(?:/\d{1,3}){0,3})\)\s*)?'
 """An ibdiagnet port label after ``[n]``: ``(1/2/1)`` (Quantum-2 ASIC/cage/port), ``(1/2/1/1)``
 split, ``(3)``; decimal and short, where a port GUID in parentheses is long hexadecimal."""
