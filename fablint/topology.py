@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
@@ -704,7 +704,15 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
     adjacent: dict[str, set[str]] = {}
     dropped = 0
     ends = namer.ends if namer is not None else None
+    # ``namer.ends`` inline for the usual link: between named nodes, no Aggregation Node,
+    # no director chassis (the rest asks ``ends`` itself)
+    names: Container[str] = namer.names if namer is not None else ()
+    aggregation: Container[str] = namer.aggregation if namer is not None else ()
+    plans = namer.plans if namer is not None else {}
+    rename = namer.rename if namer is not None else None
+    general = namer is not None and bool(namer.chassis)
     make_cable = _whole_cable
+    new_node = _new_node
 
     def port(name: str) -> tuple[bool, str, str, bool]:
         spelled = name if _HOST_PORT.match(name) else canonical(name)
@@ -714,13 +722,20 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
         return info
 
     for link in links:
-        if ends is None:
-            a, b = link.a, link.b
-        else:
-            renamed = ends(link)
-            if renamed is None:
-                continue
-            a, b = renamed
+        a, b = link.a, link.b
+        if ends is not None:
+            a_dev, b_dev = a.device, b.device
+            if general or a_dev in aggregation or b_dev in aggregation:
+                renamed = ends(link)
+                if renamed is None:
+                    continue
+                a, b = renamed
+            elif a_dev in names or b_dev in names:
+                assert rename is not None
+                if plans.get(a_dev, _UNPLANNED) is not None:
+                    a = rename(a)
+                if plans.get(b_dev, _UNPLANNED) is not None:
+                    b = rename(b)
         near_port, far_port = a.interface, b.interface
         near_info = known.get(near_port) or port(near_port)
         far_info = known.get(far_port) or port(far_port)
@@ -738,19 +753,20 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
             _end({"device": b.device, "interface": far_name})
         near_dev, far_dev = near.device, far.device
         if near_dev not in nodes:
-            nodes[near_dev] = _node({"name": near_dev})
+            nodes[near_dev] = new_node(near_dev)
         if far_dev not in nodes:
-            nodes[far_dev] = _node({"name": far_dev})
+            nodes[far_dev] = new_node(far_dev)
         if far_host:
             host_ports[far_dev] += 1
         pair = frozenset(((near_dev, near_key), (far_dev, far_key)))
         cable = cables.get(pair)
         if cable is None:
             speed = link.speed_mbps
+            src = link.src
             cable = cables[pair] = make_cable({  # (every field, in their order)
                 "a": near, "b": far, "a_port": None, "b_port": None,
-                "speed_mbps": speed if speed else None, "confirmed": True, "sources": [],
-                "origin": link.origin})
+                "speed_mbps": speed if speed else None, "confirmed": True,
+                "sources": [] if src is None else [src], "origin": link.origin})
             if near_dev in adjacent:  # (as ``Topology._adjacency`` makes it)
                 adjacent[near_dev].add(far_dev)
             else:
@@ -759,9 +775,22 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
                 adjacent[far_dev].add(near_dev)
             else:
                 adjacent[far_dev] = {near_dev}
-        if link.src is not None:
+        elif link.src is not None:
             cable.sources.append(link.src)
     return list(cables.values()), host_ports, dropped, adjacent
+
+
+def _new_node(name: str, _new: Any = object.__new__, _set: Any = object.__setattr__,
+              _defaults: dict[str, Any] = _node.template) -> TopologyNode:
+    """``_node({"name": name})`` without Maker's checks and merge (the 38,000 nodes of a
+    2,000-switch dump): every field's default, the name, and a fields set of its own (placing
+    the node adds to it)."""
+    obj = _new(TopologyNode)
+    _set(obj, "__dict__", {**_defaults, "name": name})
+    _set(obj, "__pydantic_fields_set__", {"name"})
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 def _host_ports(claims: list[_Claim]) -> dict[str, int]:

@@ -1,6 +1,6 @@
-"""The ibnetdiscover node-line pattern reads a stripped line as its former lazy form did
-(``(.*?)\\s*$``, which tried ``\\s*$`` at each character of the comment: a third of the
-pattern work of a large dump)."""
+"""The ibnetdiscover patterns that stand in for others read a line as those do: the node-line
+pattern as its former lazy form (``(.*?)\\s*$``, which tried ``\\s*$`` at each character of
+the comment), the plain port-line pattern as ``_PORT_FULL`` wherever it matches."""
 
 from __future__ import annotations
 
@@ -38,3 +38,67 @@ def test_well_formed_node_lines_read_as_the_lazy_pattern_did(
     line = line.split("\n")[0].strip()
     old, new = LAZY.match(line), ib._NODE.match(line)
     assert (old and old.groups()) == (new and new.groups()), line
+
+
+def _pick(draw: st.DrawFn, good: list[str], odd: list[str]) -> str:
+    """Mostly a well-formed value, one in eight times an odd one."""
+    return draw(st.sampled_from(odd if not draw(st.integers(0, 7)) else good))
+
+
+_NUMBERS = (["1", "26", "65", "254", "0"], ["255", "1000", "99999", "123456", "", "-1", "٣",
+                                            "1a"])
+_HEXES = (["b83fd20300a00001", "946dae0300007d11", "B83FD20300A00001", "1234", "abc"],
+          ["1", "12", "123", "946dae0300007d11f", "", "xyz", "1/2/1", "0x12"])
+_SPACES = (["\t", " ", "\t\t", ""], ["  ", " \t", "\x0b", "\u00a0", "\x1c"])
+_DESCS = (["Quantum-2 Mellanox Technologies", "gpu0001 mlx5_0", ""], [" x ", "a#b", "ünï",
+                                                                      'q"q'])
+_RATES = (["4xNDR", "4xHDR", "1xSDR", "12xQDR", "4x???"], ["4xndr", "123xNDR", "x4", "4x",
+                                                           "4xN DR", "4xNDR?"])
+
+
+@st.composite
+def port_lines(draw: st.DrawFn) -> str:
+    """Port lines close to the real forms: each part well formed or, one in eight times,
+    odd; now and then a part replaced by something else."""
+    def paren() -> str:
+        kind = draw(st.integers(0, 5))
+        return "" if kind < 3 else f"({_pick(draw, *_HEXES)})" if kind < 5 else \
+            f"({_pick(draw, *_HEXES)}){_pick(draw, *_SPACES)}({_pick(draw, *_HEXES)})"
+
+    own = "" if draw(st.integers(0, 3)) else \
+        f"lid {_pick(draw, *_NUMBERS)} lmc {_pick(draw, *_NUMBERS)} "
+    letter = _pick(draw, ["S", "H", "R"], ["X", ""])
+    parts = [f"[{_pick(draw, *_NUMBERS)}]", _pick(draw, *_SPACES), paren(),
+             _pick(draw, *_SPACES), f'"{letter}-{_pick(draw, *_HEXES)}"',
+             f"[{_pick(draw, *_NUMBERS)}]", paren(), _pick(draw, *_SPACES),
+             _pick(draw, ["#", "# "], ["", "##"]), _pick(draw, *_SPACES), own,
+             f'"{_pick(draw, *_DESCS)}"', _pick(draw, [" ", "\t"], ["", "  "]), "lid",
+             _pick(draw, [" "], ["", "  "]), _pick(draw, *_NUMBERS), _pick(draw, [" ", "\t"],
+                                                                          ["", "  "]),
+             _pick(draw, *_RATES)]
+    if not draw(st.integers(0, 7)):
+        parts[draw(st.integers(0, len(parts) - 1))] = draw(st.sampled_from(
+            ["", "lid", "lid 5 lmc 0 ", "#", '"', "(", ")", "[", "]", "[ext 3]", "x"]))
+    return "".join(parts).strip()
+
+
+@settings(max_examples=4000, deadline=None)
+@given(port_lines())
+def test_plain_port_lines_read_as_the_full_pattern_does(line: str) -> None:
+    plain, full = ib._PORT_PLAIN.match(line), ib._PORT_FULL.match(line)
+    if plain is not None:
+        assert full is not None, line
+        assert ib.plain_port_groups(plain) == full.groups(), line
+
+
+def test_the_usual_switch_port_lines_are_plain() -> None:
+    """Both dialects' switch port lines take the plain pattern; a CA's own line does not."""
+    for line in ('[1]\t"S-b83fd20300a003e9"[1]\t\t# "Quantum-2 Mellanox Technologies" lid 1001 '
+                 '4xNDR', '[26]\t"H-946dae0300007d10"[1](946dae0300007d11) \t\t# "gpu0001 '
+                 'mlx5_0" lid 2001 4xNDR', '[3]  "S-0002c90200400000"[7]   # "leaf01" lid 2 '
+                 '4xQDR'):
+        plain = ib._PORT_PLAIN.match(line)
+        assert plain is not None and ib.plain_port_groups(plain) == \
+            ib._PORT_FULL.match(line).groups()  # type: ignore[union-attr]
+    ca = '[1](946dae0300007d11) \t"S-b83fd20300a00001"[26]\t\t# lid 2001 lmc 0 "desc" lid 1 4xNDR'
+    assert ib._PORT_PLAIN.match(ca) is None and ib._PORT_FULL.match(ca) is not None

@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 from fablint.model import SourceRef, Vendor
 from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.ibdump import (
+    _PORT_NAMES,
     MAX_LID,
     MAX_LINE,
     MAX_LMC,
@@ -51,6 +52,7 @@ from fablint.parsers.ibdump import (
     Obj,
     _new_tuple,
     check_text,
+    end,
 )
 from fablint.units import ib_guid, ib_speed, ib_width, ib_width_speed
 
@@ -85,6 +87,14 @@ _PORT_FULL = re.compile(
     r'\s+lid (\d{1,5})\s+(\d{1,2}x[A-Z0-9?]+)$')
 """The usual port line in one match (no ``[ext N]``, quoted description, nothing appended);
 same groups as ``_PORT`` and ``_PORT_TAIL`` together. Anything else takes the general path."""
+_PORT_PLAIN = re.compile(
+    r'^\[(\d{1,3})\]\s*"([SHR])-([0-9A-Fa-f]{1,16})"\[(\d{1,3})\]'
+    r'(?:\((?!\d{1,3}\))([0-9A-Fa-f]{1,16})\))?\s*#\s*"([^"]*)"\s+lid (\d{1,5})\s+'
+    r'(\d{1,2}x[A-Z0-9?]+)$')
+"""A switch's port line as ``_PORT_FULL`` reads it when neither end has a label and the
+line gives no port GUID or LID of its own (a third fewer instructions than ``_PORT_FULL``'s
+optional parts take, on 90,000 lines of a 2,000-switch dump); ``plain_port_groups`` makes
+``_PORT_FULL``'s groups of its own. A peer's ``(123)`` would be a label there: not taken."""
 _KNOWN = re.compile(r'^(?:#|Chassis \d+|Non-Chassis Nodes|Hostname:|# )')
 _PORTS_LINE = re.compile(
     r"^\s*(CA|SW|RT)\s+(?:(-?\d+)\s+)?(\d+)\s+0x([0-9A-Fa-f]+)\s+(\S+)\s+(\S+)\s*(.*?)\s*$")
@@ -96,6 +106,13 @@ _PORTS_ALONE = re.compile(r"^(?:'(.*)'|(.*?))$")
 
 _LINKS: dict[str, tuple[int | None, str | None]] = {}
 """``4xNDR`` -> (4, "NDR"): the few distinct tokens of dumps, each read once."""
+
+
+def plain_port_groups(match: re.Match[str]) -> tuple[str | None, ...]:
+    """``_PORT_FULL.match(line).groups()`` of a line ``_PORT_PLAIN`` matched."""
+    number, letter, guid, peer_number, peer_port_guid, desc, peer_lid, link = match.groups()
+    return (number, None, None, letter, guid, peer_number, None, peer_port_guid, None, None,
+            desc, "", peer_lid, link)
 
 
 def _same(known: object, seen: object) -> bool:
@@ -149,6 +166,7 @@ class _TopologyReader:
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
         port_line, full_match = self.port_line, _PORT_FULL.match
+        plain_match = _PORT_PLAIN.match
         node = None  # (``self.node``, which only a blank line and ``node_line`` change)
         for lineno, raw in enumerate(lines, 1):
             line = raw.strip()
@@ -159,6 +177,13 @@ class _TopologyReader:
                 continue
             first = line[0]
             if first == "[" and node is not None:
+                plain = plain_match(line)
+                if plain:
+                    number, letter, guid, peer_number, peer_port_guid, desc, peer_lid, link = \
+                        plain.groups()  # (``plain_port_groups``, inline)
+                    port_line((number, None, None, letter, guid, peer_number, None,
+                               peer_port_guid, None, None, desc, "", peer_lid, link), lineno)
+                    continue
                 full = full_match(line)
                 if full:
                     port_line(full.groups(), lineno)
@@ -216,23 +241,34 @@ class _TopologyReader:
         node_type = _TYPES[kind]
         if _TYPES[letter] != node_type:
             dump.problem(lineno, f"{kind} record with a {letter}- name")
+        # A record's node is always a new one (stubs are made after every record is read,
+        # ``link_peers``): its values are written as ``dump.set`` would write them, in the
+        # same order, without a call each (20,000 records, eight values each).
         node = self.node = dump.claim(f"0x{guid:016x}", node_type, lineno)
-        dump.set(node, "guid", guid, lineno)
-        dump.set(node, "port_count", dump.number(ports, lineno, "port count", MAX_PORT), lineno)
+        field_src = node["field_src"]
+        node["guid"] = guid
+        count = dump.number(ports, lineno, "port count", MAX_PORT)
+        if count is not None:
+            node["port_count"] = count
         ids, self.ids = self.ids, {}
         for key, field in (("vendid", "vendor_id"), ("devid", "device_id"),
                            ("sysimgguid", "system_guid")):
-            if key in ids:
-                dump.set(node, field, ids[key][0], ids[key][1])
+            if key in ids:  # (a header line: before the record's own)
+                value, line, _ = ids[key]
+                node[field] = value
+                field_src[field] = dump.ref(line)
         own = ids.get({"switch": "switchguid", "ca": "caguid", "router": "rtguid"}[node_type])
         if own is not None:
             value, line, paren = own
             if value == guid:  # rdma-core: node GUID (port 0 GUID)
-                if node_type == "switch":
-                    dump.set(node, "port_guid", paren, line)
+                if node_type == "switch" and paren is not None:
+                    node["port_guid"] = paren
+                    field_src["port_guid"] = dump.ref(line)
             elif paren == guid:
                 # ibdiagnet on director chassis chips: system image GUID (node GUID)
-                dump.set(node, "system_guid", value, line, weak=True)
+                if node.get("system_guid") is None:
+                    node["system_guid"] = value
+                    field_src["system_guid"] = dump.ref(line)
             else:
                 dump.problem(line, f"node GUID 0x{value:016x} differs from the record's "
                              f"0x{guid:016x}")
@@ -242,15 +278,15 @@ class _TopologyReader:
             if parts is None:  # the pattern accepts any text; kept for the type checker
                 return
             quoted, bare, port0, lid, lmc = parts.groups()
-            dump.set(node, "description", _desc(quoted, bare), lineno)
+            _put(node, "description", _desc(quoted, bare))
             if port0:
-                dump.set(node, "enhanced_port0", port0 == "enhanced", lineno)
-            dump.set(node, "lid", _lid(dump, lid, lineno, "LID", MAX_LID), lineno)
-            dump.set(node, "lmc", _lid(dump, lmc, lineno, "LMC", MAX_LMC), lineno)
+                node["enhanced_port0"] = port0 == "enhanced"
+            _put(node, "lid", _lid(dump, lid, lineno, "LID", MAX_LID))
+            _put(node, "lmc", _lid(dump, lmc, lineno, "LMC", MAX_LMC))
         else:
             parts = _CA_TAIL.match(tail)
             if parts is not None:
-                dump.set(node, "description", _desc(*parts.groups()), lineno)
+                _put(node, "description", _desc(*parts.groups()))
 
     def port_line(self, groups: tuple[str | None, ...], lineno: int) -> None:
         """One port line of the current record, as ``_PORT_FULL`` groups.
@@ -322,6 +358,8 @@ class _TopologyReader:
         # ``_record_for``; records are all read, and a stub made below never takes a ``#``
         claimed = {key.partition("#")[0] for key in nodes if "#" in key}
         keys: dict[int, str] = {}
+        cables = dump.cables
+        names = _PORT_NAMES
         for (node, port, letter, peer_guid, peer_number, peer_port_guid, peer_label, quoted,
              bare, peer_lid, lineno) in self.pending:
             key = keys.get(peer_guid)
@@ -348,7 +386,20 @@ class _TopologyReader:
                 holder = peer if letter == "S" else peer_port
                 if holder.get("lid") is None:
                     _weak(holder, "lid", _lid(dump, peer_lid, lineno, "peer LID", MAX_LID), ref)
-            dump.connect(node, port, peer, peer_port)
+            # ``dump.connect(node, port, peer, peer_port)``, inline: once for each of 100,000
+            # port lines (port numbers were checked: 0..MAX_PORT)
+            peer_name = names[peer_number]
+            old = port.get("peer")
+            if old is None:
+                port["peer"] = end(peer["key"], peer_name)
+            elif old.interface != peer_name or old.device != peer["key"]:
+                dump.connect(node, port, peer, peer_port)  # (its problem)
+                continue
+            back = peer_port.get("peer")
+            if back is None:
+                peer_port["peer"] = end(node["key"], names[port["number"]])
+            if old is None or back is None:
+                cables.append((node, port, peer, peer_port))
 
 
 def _record_for(nodes: dict[str, Obj], key: str, number: int, from_key: str,
