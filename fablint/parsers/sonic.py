@@ -57,7 +57,7 @@ from itertools import chain, islice, repeat
 from pathlib import PurePath
 from typing import Any, NamedTuple
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from fablint import units
 from fablint.model import (
@@ -152,6 +152,21 @@ field of every row)."""
 _new_object = object.__new__
 _set_slot = object.__setattr__
 
+
+def _slot_setter(name: str) -> Any:
+    """``object.__setattr__(obj, name, value)`` as ``setter(obj, value)``: the setter of the
+    slot pydantic's BaseModel declares for ``name`` (no look-up of the name on each call: a
+    switch makes hundreds of objects without validation, four slots each)."""
+    slot = BaseModel.__dict__.get(name)
+    setter = getattr(slot, "__set__", None)
+    if setter is None:  # (another pydantic: the plain way)
+        return lambda obj, value: _set_slot(obj, name, value)
+    return setter
+
+
+_set_dict, _set_fields, _set_extra, _set_private = map(_slot_setter, (
+    "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
+
 _INTERFACE = Maker(Interface, required=False)
 _QOS = Maker(QosSettings, required=False)
 _PFC = Maker(Pfc, required=False)
@@ -196,11 +211,11 @@ filled here (an empty set) when the port has none."""
 def _made(cls: type, data: dict[str, Any], values: dict[str, Any], every: set[str]) -> Any:
     """The object ``Maker`` makes of ``data`` (every field, in order) given ``values``."""
     obj = _new_object(cls)
-    _set_slot(obj, "__dict__", data)
-    _set_slot(obj, "__pydantic_fields_set__", every if len(values) == len(every)
-              and values.keys() == every else set(values))
-    _set_slot(obj, "__pydantic_extra__", None)
-    _set_slot(obj, "__pydantic_private__", None)
+    _set_dict(obj, data)
+    _set_fields(obj, every if len(values) == len(every) and values.keys() == every
+                else set(values))
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -248,11 +263,11 @@ def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool)
     ``"resolved": False`` given only when it does not resolve (``Maker``, written out for
     the most numerous object of a switch: about two per QUEUE and BUFFER_* row)."""
     obj = _new_object(Reference)
-    _set_slot(obj, "__dict__", {"src": src, "field_src": {}, "kind": kind, "name": name,
+    _set_dict(obj, {"src": src, "field_src": {}, "kind": kind, "name": name,
                                 "owner": owner, "resolved": resolved})
-    _set_slot(obj, "__pydantic_fields_set__", _GIVEN if resolved else _GIVEN_UNRESOLVED)
-    _set_slot(obj, "__pydantic_extra__", None)
-    _set_slot(obj, "__pydantic_private__", None)
+    _set_fields(obj, _GIVEN if resolved else _GIVEN_UNRESOLVED)
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -294,12 +309,11 @@ def _buffer_assignment(values: Obj) -> BufferAssignment:
     written out: one per BUFFER_PG and BUFFER_QUEUE row of every port)."""
     obj = _new_object(BufferAssignment)
     profile = values.get("profile")
-    _set_slot(obj, "__dict__", {"src": values["src"], "field_src": values["field_src"],
+    _set_dict(obj, {"src": values["src"], "field_src": values["field_src"],
                                 "profile": profile, "dynamic": profile is None})
-    _set_slot(obj, "__pydantic_fields_set__",
-              _ASSIGNED_DYNAMIC if profile is None else _ASSIGNED_PROFILE)
-    _set_slot(obj, "__pydantic_extra__", None)
-    _set_slot(obj, "__pydantic_private__", None)
+    _set_fields(obj, _ASSIGNED_DYNAMIC if profile is None else _ASSIGNED_PROFILE)
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -308,13 +322,13 @@ def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], plan: _Que
     fields are the plan's ``scheduling``, ``ecn`` and ``wred`` that are set (``Maker``,
     written out: one per queue of every port)."""
     obj = _new_object(Queue)
-    _set_slot(obj, "__dict__", {"src": src, "field_src": refs.copy(), "id": queue_id,
+    _set_dict(obj, {"src": src, "field_src": refs.copy(), "id": queue_id,
                                 "name": None, "scheduling": plan.mode,
                                 "bandwidth_percent": None, "ecn": plan.ecn,
                                 "wred": plan.drop})
-    _set_slot(obj, "__pydantic_fields_set__", plan.given)
-    _set_slot(obj, "__pydantic_extra__", None)
-    _set_slot(obj, "__pydantic_private__", None)
+    _set_fields(obj, plan.given)
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
