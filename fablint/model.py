@@ -1485,6 +1485,7 @@ class Topology(_Model):
     _views: dict[str, Any] = PrivateAttr(default_factory=dict)
     _views_of: tuple[Any, ...] | None = PrivateAttr(default=None)
     _adjacent: tuple[tuple[int, int], dict[str, set[str]]] | None = PrivateAttr(default=None)
+    _pairs: tuple[tuple[int, int], list[tuple[str, str]]] | None = PrivateAttr(default=None)
     issues: list[CablingIssue] = Field(default_factory=list)
     bisection: Bisection | None = None
     internal: list[Cable] = Field(default_factory=list)
@@ -1537,8 +1538,8 @@ class Topology(_Model):
         roles = {name: node.role for name, node in self.nodes.items()}
         get = roles.get
         edges: dict[tuple[str, str], list[tuple[str, str, Cable]]] = {}
-        for cable in self.cables:  # (one dict look-up per end: 50,000 cables)
-            a, b = cable.a.device, cable.b.device
+        # (one dict look-up per end: 50,000 cables)
+        for (a, b), cable in zip(self.device_pairs(), self.cables, strict=True):
             ra, rb = get(a, "unknown"), get(b, "unknown")
             key = (ra, rb) if ra <= rb else (rb, ra)
             if key in edges:
@@ -1574,6 +1575,25 @@ class Topology(_Model):
             else:
                 adjacent[b] = {a}
         return adjacent
+
+    def device_pairs(self) -> list[tuple[str, str]]:
+        """(``a`` device, ``b`` device) of each cable, in the cables' order: what the views'
+        passes over 50,000 cables read of them. Like ``adjacency`` it depends on the cables
+        only; read it, never change it."""
+        state = (id(self.cables), len(self.cables))
+        if self._pairs is None or self._pairs[0] != state:
+            self._pairs = (state, [(c.a.device, c.b.device) for c in self.cables])
+        return self._pairs[1]
+
+    def found_pairs(self, pairs: list[tuple[str, str]]) -> None:
+        """Take ``pairs`` as ``device_pairs`` of the cables as they are now (their builder
+        made them on the way)."""
+        self._pairs = ((id(self.cables), len(self.cables)), pairs)
+
+    def found_index(self, index: dict[str, list[Cable]]) -> None:
+        """Take ``index`` as ``cables_of``'s index of the cables as they are now (their
+        builder made it on the way)."""
+        self._index, self._indexed = index, len(self.cables)
 
     def cables_of(self, name: str) -> list[Cable]:
         """The cables of one node (indexed on first use; the topology is built once)."""
@@ -1618,8 +1638,7 @@ class Topology(_Model):
         down: dict[str, int] = dict.fromkeys(nodes, 0)
         up = down.copy()
         unknown = down.copy()
-        for cable in self.cables:
-            a, b = cable.a.device, cable.b.device
+        for (a, b), cable in zip(self.device_pairs(), self.cables, strict=True):
             node_a, node_b = get(a), get(b)
             if a == b or node_a is None or node_b is None:
                 continue  # (a cable to itself joins one tier to itself)

@@ -414,12 +414,14 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         owners: set[str] = set()
         names = _Names(ports, owners)
         found: dict[str, TopologyNode] = {}
-        cables, host_ports, dropped, adjacent = _dump_cables(
+        cables, host_ports, dropped, adjacent, index, pairs = _dump_cables(
             links, _IbNamer(ib, view) if ib else None, found, policy)
         topo = Topology(management_links=dropped)
         topo.nodes.update(found)
         topo.cables, topo.issues = cables, []
         topo.found_adjacency(adjacent)
+        topo.found_index(index)
+        topo.found_pairs(pairs)
     else:
         # (a link that names no IB node, an LLDP one, is kept as it is: not copied)
         view.links = [link if a is link.a and b is link.b else replaced(link, {"a": a, "b": b})
@@ -693,8 +695,9 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
     pass: each of a 2,000-switch dump's 50,000 links went through five. With no configured
     device or LLDP owner every device keeps its name, no claim is compared with another and
     a cable has no configured ends. IB ends are named on the way (``namer``: ``_ib_ends``).
-    Returns the cables, host port counts, links dropped and the cables' adjacency
-    (``Topology.adjacency``)."""
+    Returns the cables, host port counts, links dropped, the cables' adjacency
+    (``Topology.adjacency``), each node's cables (``Topology.cables_of``) and each cable's
+    devices (``Topology.device_pairs``)."""
     extra = [re.compile(p, re.I) for p in policy.topology.management_ports]
     # port name -> (out of band, ``_Names.port`` of an unconfigured device, its
     # ``port_key``, a port only hosts have): a dump's 100,000 ends name a few dozen ports
@@ -702,6 +705,8 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
     host_ports: dict[str, int] = defaultdict(int)
     cables: dict[frozenset[tuple[str, str]], Cable] = {}
     adjacent: dict[str, set[str]] = {}
+    index: dict[str, list[Cable]] = {}
+    pairs: list[tuple[str, str]] = []
     dropped = 0
     ends = namer.ends if namer is not None else None
     # ``namer.ends`` inline for the usual link: between named nodes, no Aggregation Node,
@@ -775,9 +780,19 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
                 adjacent[far_dev].add(near_dev)
             else:
                 adjacent[far_dev] = {near_dev}
+            pairs.append((near_dev, far_dev))
+            if near_dev in index:  # (as ``Topology.cables_of`` indexes them)
+                index[near_dev].append(cable)
+            else:
+                index[near_dev] = [cable]
+            if far_dev != near_dev:
+                if far_dev in index:
+                    index[far_dev].append(cable)
+                else:
+                    index[far_dev] = [cable]
         elif link.src is not None:
             cable.sources.append(link.src)
-    return list(cables.values()), host_ports, dropped, adjacent
+    return list(cables.values()), host_ports, dropped, adjacent, index, pairs
 
 
 def _new_node(name: str, _new: Any = object.__new__, _set: Any = object.__setattr__,

@@ -102,3 +102,31 @@ def test_the_usual_switch_port_lines_are_plain() -> None:
             ib._PORT_FULL.match(line).groups()  # type: ignore[union-attr]
     ca = '[1](946dae0300007d11) \t"S-b83fd20300a00001"[26]\t\t# lid 2001 lmc 0 "desc" lid 1 4xNDR'
     assert ib._PORT_PLAIN.match(ca) is None and ib._PORT_FULL.match(ca) is not None
+
+
+@st.composite
+def header_lines(draw: st.DrawFn) -> str:
+    """Header lines: each part as ibnetdiscover writes it or, one in eight times, odd."""
+    parts = [_pick(draw, ["vendid", "devid", "sysimgguid", "switchguid", "caguid", "rtguid"],
+                   ["guid", "VENDID", ""]),
+             _pick(draw, ["="], [" = ", "=\t", "", "=="]), _pick(draw, ["0x"], ["0X", "", "x"]),
+             _pick(draw, ["2c9", "b83fd20300a00001", "d2f2"], ["ABC", "", "12g", "0x1"]),
+             _pick(draw, ["", "(b83fd20300a00001)"], ["(ABC)", "()", "(1", " (1)"]),
+             _pick(draw, [""], [" # x", " ", "#", "\u00a0"])]
+    return "".join(parts).strip()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(header_lines())
+def test_plain_header_lines_read_as_the_full_pattern_does(line: str) -> None:
+    plain, full = ib._IDS_PLAIN.match(line), ib._IDS.match(line)
+    if plain is not None:
+        assert full is not None and plain.groups() == full.groups(), line
+
+
+def test_the_usual_header_lines_are_plain() -> None:
+    for line in ("vendid=0x2c9", "devid=0xd2f2", "sysimgguid=0xb83fd20300a00001",
+                 "switchguid=0xb83fd20300a00001(b83fd20300a00001)", "caguid=0x946dae0300007d10"):
+        plain = ib._IDS_PLAIN.match(line)
+        assert plain is not None and plain.groups() == \
+            ib._IDS.match(line).groups()  # type: ignore[union-attr]

@@ -66,5 +66,12 @@ def test_dump_cables_are_what_the_general_path_makes(
         # the adjacency the one pass found is the one the cables give (key order too)
         found, computed = fast.adjacency(), fast._adjacency()
         assert list(found.items()) == list(computed.items()), path.name
+        # so are each cable's devices, and each node's cables (``cables_of``) in order
+        assert fast.device_pairs() == [(c.a.device, c.b.device) for c in fast.cables]
+        index = fast._index
+        assert index is not None, path.name
+        fast._index = None
+        assert fast.cables_of("no such node") == [], path.name  # (made again: cables_of's own)
+        assert list(fast._index.items()) == list(index.items()), path.name  # type: ignore[union-attr]
         compared += 1
     assert compared >= 12
