@@ -400,8 +400,10 @@ def validate_device(device: Obj, path: str, prepare: Callable[[Obj], Obj] | None
         if prepare is not None or len(interfaces) >= COMPACT_PORTS:
             if compactor is None:
                 compactor = Compactor()
+            variants = compactor.variants
             for count, (name, iface) in enumerate(interfaces.items(), 1):
                 where = ("interfaces", name)
+                variants.port_name = name  # the owner of the references made meanwhile
                 if prepare is not None:
                     iface = prepare(iface)
                     if iface["name"] == name:
@@ -409,6 +411,7 @@ def validate_device(device: Obj, path: str, prepare: Callable[[Obj], Obj] | None
                     if count % TRIM_PORTS == 0:
                         _release_freed_memory()
                 interfaces[name] = compactor.port(iface)
+            variants.port_name = None
             where = ()
             if prepared is not None:
                 prepared()
