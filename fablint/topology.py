@@ -223,8 +223,12 @@ many nodes share them, so such a node is named by its GUID."""
 
 
 def ib_names(nodes: list[IbNode]) -> dict[str, IbName]:
-    return {n.key: IbName(n.type == "ca", n.description, n.system_guid, n.device_id)
-            for n in nodes}
+    # (``IbName(...)`` of each node's values, without NamedTuple's Python ``__new__`` or five
+    # attribute reads a node: 38,000 nodes of a 2,000-switch dump)
+    make = tuple.__new__
+    return {d["key"]: make(IbName, (d["type"] == "ca", d["description"], d["system_guid"],
+                                     d["device_id"]))
+            for d in (n.__dict__ for n in nodes)}
 
 
 def _squeeze(text: str | None) -> str:

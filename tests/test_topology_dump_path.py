@@ -12,7 +12,7 @@ import pytest
 from fablint import topology
 from fablint.ingest import parse_file
 from fablint.profiles import load_policy
-from fablint.topology import build_topology, ib_names
+from fablint.topology import IbName, build_topology, ib_names
 from tests.conftest import CORPUS, FIXTURES, bench_module
 
 SPECS = {
@@ -54,6 +54,9 @@ def test_dump_cables_are_what_the_general_path_makes(
         if not outcome.links:
             continue
         names = ib_names(outcome.ib_nodes)
+        assert list(names.items()) == [(n.key, IbName(n.type == "ca", n.description,
+                                                      n.system_guid, n.device_id))
+                                       for n in outcome.ib_nodes], path.name
         fast = build_topology(list(outcome.links), {}, policy, None, names)
         with monkeypatch.context() as patch:
             patch.setattr(topology, "_dump_only", lambda _links, _ports: False)

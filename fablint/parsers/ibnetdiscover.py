@@ -342,15 +342,15 @@ class _TopologyReader:
             _put(port, "lmc", _lid(dump, own_lmc, lineno, "LMC", MAX_LMC))
         if letter is None or peer_guid_text is None:
             return  # a port with no peer (hand-written topology files)
-        peer_guid = int(peer_guid_text, 16) if len(peer_guid_text) <= 16 else \
-            _hex(peer_guid_text, lineno, dump)
+        # (the peer's GUID stays text: ``link_peers`` makes its key once per text)
+        bad_guid = len(peer_guid_text) > 16 and _hex(peer_guid_text, lineno, dump) is None
         peer_port_number = int(peer_number)
         if peer_port_number > MAX_PORT:
             peer_port_number = dump.number(peer_number, lineno, "peer port number", MAX_PORT)
-        if peer_guid is None or peer_port_number is None:
+        if bad_guid or peer_port_number is None:
             return
-        self.pending.append((node, port, letter, peer_guid, peer_port_number, peer_port_guid,
-                             peer_label, quoted, bare, peer_lid, lineno))
+        self.pending.append((node, port, letter, peer_guid_text, peer_port_number,
+                             peer_port_guid, peer_label, quoted, bare, peer_lid, lineno))
 
     def link_peers(self) -> None:
         """Connect every port to its peer. A peer without a record of its own (a truncated
@@ -361,21 +361,21 @@ class _TopologyReader:
         # GUIDs that several records claim (``key#2`` ...): only their references need
         # ``_record_for``; records are all read, and a stub made below never takes a ``#``
         claimed = {key.partition("#")[0] for key in nodes if "#" in key}
-        keys: dict[int, str] = {}
+        keys: dict[str, str] = {}
         cables = dump.cables
         names = _PORT_NAMES
-        for (node, port, letter, peer_guid, peer_number, peer_port_guid, peer_label, quoted,
+        for (node, port, letter, peer_text, peer_number, peer_port_guid, peer_label, quoted,
              bare, peer_lid, lineno) in self.pending:
-            key = keys.get(peer_guid)
+            key = keys.get(peer_text)  # (a GUID's text: hexadecimal, at most 16 digits)
             if key is None:
-                key = keys[peer_guid] = f"0x{peer_guid:016x}"
+                key = keys[peer_text] = f"0x{int(peer_text, 16):016x}"
             if claimed and key in claimed:
                 key = _record_for(nodes, key, peer_number, node["key"], port["number"])
             peer = nodes.get(key)
             ref = port["src"]  # (the place of this line: the port was made from it)
             if peer is None or key in stubs:
                 peer = dump.ensure(key, _TYPES[letter], lineno)
-                _weak(peer, "guid", peer_guid, ref)
+                _weak(peer, "guid", int(peer_text, 16), ref)
                 _weak(peer, "description", _desc(quoted, bare), ref)
             peer_port = peer["ports"].get(peer_number)
             if peer_port is None:
