@@ -29,12 +29,11 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from fablint.model import FieldSources, SourceRef, _SourcesSchema
+from fablint.trusted import bare
 
 M = TypeVar("M", bound=BaseModel)
 Convert = Callable[[Any], Any]
 
-_new = object.__new__
-_setattr = object.__setattr__
 
 
 class NotPlain(Exception):
@@ -124,13 +123,8 @@ def build(cls: type[M], data: Any) -> M:
         else:
             values[name] = default
     _made[0] += 1
-    obj = _new(cls)
-    _setattr(obj, "__dict__", values)
-    _setattr(obj, "__pydantic_fields_set__",
-             set(data) if plan.forbid or data.keys() <= names else set(data.keys() & names))
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
-    return obj
+    return bare(cls, values,
+                set(data) if plan.forbid or data.keys() <= names else set(data.keys() & names))
 
 
 def _sources(value: Any) -> Any:

@@ -30,14 +30,13 @@ from pydantic.version import VERSION as PYDANTIC_VERSION
 
 from fablint.plainbuild import _resolve
 from fablint.policy import Policy
+from fablint.trusted import bare
 from fablint.yamlcache import entry_name, places, stamp, write_entry
 
 FORMAT = 1
 """Bumped when the layout of an entry changes."""
 FOLDER = "policy"
 
-_new = object.__new__
-_setattr = object.__setattr__
 
 
 @functools.cache
@@ -146,12 +145,7 @@ def _load(cls: type[BaseModel], entry: Any) -> Any:
         raise _Unfit(cls.__name__)
     values = {name: _value(info.annotation, stored[name], cls.__module__)
               for name, info in fields.items()}
-    obj = _new(cls)
-    _setattr(obj, "__dict__", values)
-    _setattr(obj, "__pydantic_fields_set__", set(given))
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
-    return obj
+    return bare(cls, values, set(given))
 
 
 def _value(annotation: Any, value: Any, module: str) -> Any:

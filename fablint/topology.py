@@ -33,7 +33,7 @@ from fablint.model import (
     node_edited,
 )
 from fablint.policy import Policy
-from fablint.trusted import Maker, replaced
+from fablint.trusted import Maker, bare, replaced
 
 M = TypeVar("M")
 
@@ -43,8 +43,6 @@ _cable = Maker(Cable)
 _node = Maker(TopologyNode)
 _link = Maker(Link)
 _port_end = Maker(PortEnd)
-_new = object.__new__
-_set = object.__setattr__
 
 
 def _filled(maker: Maker[M]) -> Callable[[dict[str, Any]], M]:
@@ -55,12 +53,7 @@ def _filled(maker: Maker[M]) -> Callable[[dict[str, Any]], M]:
     cls, every = maker.cls, maker.every
 
     def make(values: dict[str, Any]) -> M:
-        obj = _new(cls)
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", every)
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
-        return obj
+        return bare(cls, values, every)
 
     return make
 
@@ -799,17 +792,11 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
     return list(cables.values()), host_ports, dropped, adjacent, index, pairs
 
 
-def _new_node(name: str, _new: Any = object.__new__, _set: Any = object.__setattr__,
-              _defaults: dict[str, Any] = _node.template) -> TopologyNode:
+def _new_node(name: str, _defaults: dict[str, Any] = _node.template) -> TopologyNode:
     """``_node({"name": name})`` without Maker's checks and merge (the 38,000 nodes of a
     2,000-switch dump): every field's default, the name, and a fields set of its own (placing
     the node adds to it)."""
-    obj = _new(TopologyNode)
-    _set(obj, "__dict__", {**_defaults, "name": name})
-    _set(obj, "__pydantic_fields_set__", {"name"})
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    return bare(TopologyNode, {**_defaults, "name": name}, {"name"})
 
 
 def _host_ports(claims: list[_Claim]) -> dict[str, int]:

@@ -19,6 +19,32 @@ _new = object.__new__
 _setattr = object.__setattr__
 
 
+def _slot_setter(name: str) -> Any:
+    """``object.__setattr__(obj, name, value)`` as ``setter(obj, value)``: the setter of the
+    slot pydantic's BaseModel declares for ``name`` (no look-up of the name on each call)."""
+    setter = getattr(BaseModel.__dict__.get(name), "__set__", None)
+    if setter is None:  # (another pydantic: the plain way)
+        return lambda obj, value: _setattr(obj, name, value)
+    return setter
+
+
+_set_dict, _set_fields, _set_extra, _set_private = map(_slot_setter, (
+    "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
+
+
+def bare(cls: type[M], values: dict[str, Any], given: set[str]) -> M:
+    """The object validation makes of ``values`` (every field in order, each of its type),
+    with ``given`` as its ``model_fields_set``; ``values`` becomes its ``__dict__``. The one
+    place fablint builds a model object without pydantic (callers: ``Maker``, the parsers'
+    and the topology's hot loops, the caches, ``fablint.variants``)."""
+    obj = _new(cls)
+    _set_dict(obj, values)
+    _set_fields(obj, given)
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj  # type: ignore[no-any-return]
+
+
 class Maker(Generic[M]):
     """``Maker(Cls)(values)``: what ``Cls.model_validate(values)`` makes of a dict whose values
     already have their fields' types (nested models as model objects). ``required=False``
@@ -40,7 +66,7 @@ class Maker(Generic[M]):
         cables, port ends and end points of a 1,024-switch fabric), yet it only ever adds a
         name to it (an assignment), and this one holds every name already."""
 
-    def __call__(self, values: dict[str, Any], _new: Any = _new, _setattr: Any = _setattr) -> M:
+    def __call__(self, values: dict[str, Any]) -> M:
         for name in self.required:
             if name not in values:
                 raise ValueError(f"{self.cls.__name__}.{name}: field required")
@@ -48,14 +74,9 @@ class Maker(Generic[M]):
         for name, factory in self.factories:
             if name not in values:
                 data[name] = factory()
-        obj = _new(self.cls)
-        _setattr(obj, "__dict__", data)
         every = self.every
-        _setattr(obj, "__pydantic_fields_set__",
-                 every if len(values) == len(every) and values.keys() == every else set(values))
-        _setattr(obj, "__pydantic_extra__", None)
-        _setattr(obj, "__pydantic_private__", None)
-        return obj
+        return bare(self.cls, data, every if len(values) == len(every)
+                    and values.keys() == every else set(values))
 
 
 def replaced(obj: M, update: dict[str, Any]) -> M:
@@ -63,9 +84,4 @@ def replaced(obj: M, update: dict[str, Any]) -> M:
     attributes (others take ``model_copy`` itself): a shallow copy with ``update``'s values."""
     if obj.__pydantic_extra__ is not None or obj.__pydantic_private__ is not None:
         return obj.model_copy(update=update)
-    copy = _new(type(obj))
-    _setattr(copy, "__dict__", {**obj.__dict__, **update})
-    _setattr(copy, "__pydantic_fields_set__", {*obj.__pydantic_fields_set__, *update})
-    _setattr(copy, "__pydantic_extra__", None)
-    _setattr(copy, "__pydantic_private__", None)
-    return copy
+    return bare(type(obj), {**obj.__dict__, **update}, {*obj.__pydantic_fields_set__, *update})

@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from fablint.model import FieldSources, SourceRef
+from fablint.trusted import bare
 
 _new = object.__new__
 _setattr = object.__setattr__
@@ -45,12 +46,7 @@ kept as it is (``Variants.make``)."""
 
 def restore(cls: type[BaseModel], values: dict[str, Any], names: set[str]) -> BaseModel:
     """A plain ``cls`` object with ``values`` (a variant's copy and pickled form)."""
-    obj = _new(cls)
-    _setattr(obj, "__dict__", values)
-    _setattr(obj, "__pydantic_fields_set__", names)
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
-    return obj
+    return bare(cls, values, names)
 
 
 def plain_class(obj: object) -> type:

@@ -30,7 +30,7 @@ from fablint.model import (
     shared_names,
 )
 from fablint.parsers.base import ParseError, ParseResult, reject_nul
-from fablint.trusted import Maker
+from fablint.trusted import Maker, bare
 
 Obj = dict[str, Any]
 
@@ -251,16 +251,10 @@ the shared set ``model.share_fields_set`` gives (each file's links and their end
 before they leave ``engine._analyse``: 160,000 calls for nothing on a 2,000-switch dump)."""
 
 
-def end(device: str, interface: str, _new: Any = object.__new__,
-        _set: Any = object.__setattr__) -> Endpoint:
+def end(device: str, interface: str) -> Endpoint:
     """``Endpoint(device=..., interface=...)`` as validation makes it, without validation: a
     dump's 100,000 port ends are each made once, straight from the line that names them."""
-    obj = _new(Endpoint)
-    _set(obj, "__dict__", {"device": device, "interface": interface})
-    _set(obj, "__pydantic_fields_set__", _ENDPOINT_FIELDS)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    return bare(Endpoint, {"device": device, "interface": interface}, _ENDPOINT_FIELDS)
 
 
 _WANT_PORTS: ContextVar[bool] = ContextVar("fablint_ib_ports", default=True)
@@ -289,7 +283,7 @@ def construct(dump: IbDumpBuilder) -> tuple[list[Link], list[IbNode]]:
     append = nodes.append
     # ``_NODE(node)`` inline (38,000 nodes of a 2,000-switch dump): a builder's node has its
     # key, type and ports, never every field
-    template, new, setattr_ = _NODE.template, object.__new__, object.__setattr__
+    template = _NODE.template
     for node in dump.nodes.values():
         ports = node["ports"]
         if with_ports:
@@ -297,17 +291,11 @@ def construct(dump: IbDumpBuilder) -> tuple[list[Link], list[IbNode]]:
                 ports[number] = make_port(port)
         else:
             node["ports"] = {}
-        obj = new(IbNode)
-        setattr_(obj, "__dict__", {**template, **node})
-        setattr_(obj, "__pydantic_fields_set__", set(node))
-        setattr_(obj, "__pydantic_extra__", None)
-        setattr_(obj, "__pydantic_private__", None)
-        append(obj)
+        append(bare(IbNode, {**template, **node}, set(node)))
     return _links(dump), nodes
 
 
-def _links(dump: IbDumpBuilder, _new: Any = object.__new__,
-           _set: Any = object.__setattr__) -> list[Link]:
+def _links(dump: IbDumpBuilder) -> list[Link]:
     """``Maker(Link)`` of each of ``dump._cables()`` values without the dict between (the
     fields in their order, the defaults of the others, the fields given), in one loop: a
     dump's 50,000 cables went through a generator and a call each. Each rate is computed
@@ -328,16 +316,11 @@ def _links(dump: IbDumpBuilder, _new: Any = object.__new__,
             speed = rates[key]
         else:
             speed = rates[key] = ib_rate_mbps(*key)
-        obj = _new(Link)
-        _set(obj, "__dict__", {
+        append(bare(Link, {
             "src": src, "field_src": {}, "a": peer_port["peer"], "b": port["peer"],
             "speed_mbps": speed, "origin": origin, "owner_from": None,
             "remote_description": None, "max_frame_bytes": None, "width": width,
-            "a_speed": a_speed, "b_speed": b_speed})
-        _set(obj, "__pydantic_fields_set__", _LINK_GIVEN)
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
-        append(obj)
+            "a_speed": a_speed, "b_speed": b_speed}, _LINK_GIVEN))
     return links
 
 

@@ -57,7 +57,7 @@ from itertools import chain, islice, repeat
 from pathlib import PurePath
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from fablint import units
 from fablint.model import (
@@ -90,7 +90,7 @@ from fablint.parsers.jsonlines import (
     lined,
     load,
 )
-from fablint.trusted import Maker
+from fablint.trusted import Maker, bare
 
 SONIC_DEFAULT_MTU = 9100
 PFCWD_DEFAULT_MS = 200.0
@@ -149,24 +149,6 @@ _ROCE_HEADER_FIELDS = {"BTH_OPCODE": "bth_opcode", "AETH_SYNDROME": "aeth_syndro
 _new_tuple = tuple.__new__
 """``SourceRef(file, line)`` without the Python-level ``__new__`` of a NamedTuple (one per
 field of every row)."""
-_new_object = object.__new__
-_set_slot = object.__setattr__
-
-
-def _slot_setter(name: str) -> Any:
-    """``object.__setattr__(obj, name, value)`` as ``setter(obj, value)``: the setter of the
-    slot pydantic's BaseModel declares for ``name`` (no look-up of the name on each call: a
-    switch makes hundreds of objects without validation, four slots each)."""
-    slot = BaseModel.__dict__.get(name)
-    setter = getattr(slot, "__set__", None)
-    if setter is None:  # (another pydantic: the plain way)
-        return lambda obj, value: _set_slot(obj, name, value)
-    return setter
-
-
-_set_dict, _set_fields, _set_extra, _set_private = map(_slot_setter, (
-    "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
-
 _INTERFACE = Maker(Interface, required=False)
 _QOS = Maker(QosSettings, required=False)
 _PFC = Maker(Pfc, required=False)
@@ -210,13 +192,8 @@ filled here (an empty set) when the port has none."""
 
 def _made(cls: type, data: dict[str, Any], values: dict[str, Any], every: set[str]) -> Any:
     """The object ``Maker`` makes of ``data`` (every field, in order) given ``values``."""
-    obj = _new_object(cls)
-    _set_dict(obj, data)
-    _set_fields(obj, every if len(values) == len(every) and values.keys() == every
+    return bare(cls, data, every if len(values) == len(every) and values.keys() == every
                 else set(values))
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
 
 
 def _fast_interface(iface: Obj) -> Interface:
@@ -262,13 +239,9 @@ def _reference(kind: str, name: str, owner: str, src: SourceRef, resolved: bool)
     """``Reference.model_validate({"kind": …, "name": …, "owner": …, "src": …})``, with
     ``"resolved": False`` given only when it does not resolve (``Maker``, written out for
     the most numerous object of a switch: about two per QUEUE and BUFFER_* row)."""
-    obj = _new_object(Reference)
-    _set_dict(obj, {"src": src, "field_src": {}, "kind": kind, "name": name,
-                                "owner": owner, "resolved": resolved})
-    _set_fields(obj, _GIVEN if resolved else _GIVEN_UNRESOLVED)
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
+    return bare(Reference, {"src": src, "field_src": {}, "kind": kind, "name": name,
+                            "owner": owner, "resolved": resolved},
+                _GIVEN if resolved else _GIVEN_UNRESOLVED)
 
 
 @dataclass(slots=True)
@@ -307,29 +280,19 @@ _ASSIGNED_DYNAMIC = shared_names({"src", "field_src", "dynamic"})
 def _buffer_assignment(values: Obj) -> BufferAssignment:
     """``BufferAssignment.model_validate(values)`` of ``assignment``'s answer (``Maker``,
     written out: one per BUFFER_PG and BUFFER_QUEUE row of every port)."""
-    obj = _new_object(BufferAssignment)
     profile = values.get("profile")
-    _set_dict(obj, {"src": values["src"], "field_src": values["field_src"],
-                                "profile": profile, "dynamic": profile is None})
-    _set_fields(obj, _ASSIGNED_DYNAMIC if profile is None else _ASSIGNED_PROFILE)
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
+    return bare(BufferAssignment, {"src": values["src"], "field_src": values["field_src"],
+                                   "profile": profile, "dynamic": profile is None},
+                _ASSIGNED_DYNAMIC if profile is None else _ASSIGNED_PROFILE)
 
 
 def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], plan: _QueuePlan) -> Queue:
     """``Queue.model_validate({"id": …, "src": …, "field_src": refs, **fields})`` where the
     fields are the plan's ``scheduling``, ``ecn`` and ``wred`` that are set (``Maker``,
     written out: one per queue of every port)."""
-    obj = _new_object(Queue)
-    _set_dict(obj, {"src": src, "field_src": refs.copy(), "id": queue_id,
-                                "name": None, "scheduling": plan.mode,
-                                "bandwidth_percent": None, "ecn": plan.ecn,
-                                "wred": plan.drop})
-    _set_fields(obj, plan.given)
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
+    return bare(Queue, {"src": src, "field_src": refs.copy(), "id": queue_id, "name": None,
+                        "scheduling": plan.mode, "bandwidth_percent": None, "ecn": plan.ecn,
+                        "wred": plan.drop}, plan.given)
 
 
 _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
