@@ -446,18 +446,22 @@ _FLAGS: dict[str, tuple[str, bool]] = {
 _VALUE_OPTIONS = {"--format": "output_format", "-f": "output_format", "--fabric": "fabric"}
 """The options with a value that a plain ``fablint lint`` may have: option -> parameter."""
 
-_FORMATS = frozenset(f.value for f in Format)
-
-
 def plain_arguments(args: list[str]) -> dict[str, Any] | None:
     """The ``run_lint`` parameters of ``fablint lint ARGS`` when ARGS are only paths and the
-    options of ``_FLAGS`` and ``_VALUE_OPTIONS`` in their usual spellings (``--format json``,
-    ``--format=json``, ``-f json``; every value a word, not an option), read as click reads
-    them (a repeated option: the last wins; ``--fabric`` adds up); else None, and typer
-    parses, helps or fails. At least one path: without, typer explains the usage."""
+    options of ``_FLAGS`` and ``_VALUE_OPTIONS`` (``read_plain``); else None, and typer
+    parses, helps or fails."""
+    return read_plain(args, _FLAGS, _VALUE_OPTIONS, {f.value: f for f in Format})
+
+
+def read_plain(args: list[str], flags: dict[str, tuple[str, Any]], values: dict[str, str],
+               formats: dict[str, Any]) -> dict[str, Any] | None:
+    """A plain command's parameters: ``paths`` and the ``flags`` and ``values`` options in
+    their usual spellings (``--format json``, ``--format=json``, ``-f json``; every value a
+    word, not an option), read as click reads them (a repeated option: the last wins; a
+    parameter other than ``output_format``, whose values are ``formats``, adds up); None for
+    anything else, and for no path at all (typer explains the usage)."""
     options: dict[str, Any] = {}
     paths: list[str] = []
-    fabric: list[str] = []
     position = 0
     while position < len(args):
         token = args[position]
@@ -466,11 +470,11 @@ def plain_arguments(args: list[str]) -> dict[str, Any] | None:
             paths.append(token)
             continue
         name, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
-        if name in _FLAGS and not equals:
-            key, flag = _FLAGS[name]
+        if name in flags and not equals:
+            key, flag = flags[name]
             options[key] = flag
             continue
-        if name not in _VALUE_OPTIONS:
+        if name not in values:
             return None
         if not equals:
             if position == len(args):
@@ -479,16 +483,14 @@ def plain_arguments(args: list[str]) -> dict[str, Any] | None:
             position += 1
         if value.startswith("-"):
             return None
-        if _VALUE_OPTIONS[name] == "fabric":
-            fabric.append(value)
-        elif value in _FORMATS:
-            options["output_format"] = Format(value)
+        if values[name] != "output_format":
+            options.setdefault(values[name], []).append(value)
+        elif value in formats:
+            options["output_format"] = formats[value]
         else:
             return None
     if not paths:
         return None
-    if fabric:
-        options["fabric"] = fabric
     return {"paths": paths, **options}
 
 

@@ -23,6 +23,7 @@ from fablint.lintcmd import (
     _load_profile,
     _load_project,
     _write_atomic,
+    read_plain,
     run_plain,
 )
 from fablint.parallel import gc_paused
@@ -84,37 +85,13 @@ def run_topo(
     raise SystemExit(1 if any(f.severity.rank >= 3 for f in result.findings) else 0)
 
 
-_FORMATS = frozenset(f.value for f in TopoFormat)
+_FORMATS = {f.value: f for f in TopoFormat}
 
 
 def plain_arguments(args: list[str]) -> dict[str, Any] | None:
     """The ``run_topo`` parameters of ``fablint topo ARGS`` when ARGS are only paths and
-    ``--format`` in its usual spellings (``--format json``, ``--format=json``, ``-f json``:
-    the last wins, as click reads it); else None, and typer parses, helps or fails. At least
-    one path: without, typer explains the usage."""
-    options: dict[str, Any] = {}
-    paths: list[str] = []
-    position = 0
-    while position < len(args):
-        token = args[position]
-        position += 1
-        if not token.startswith("-"):
-            paths.append(token)
-            continue
-        name, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
-        if name not in ("--format", "-f"):
-            return None
-        if not equals:
-            if position == len(args):
-                return None
-            value = args[position]
-            position += 1
-        if value.startswith("-") or value not in _FORMATS:
-            return None
-        options["output_format"] = TopoFormat(value)
-    if not paths:
-        return None
-    return {"paths": paths, **options}
+    ``--format`` (``lintcmd.read_plain``); else None, and typer parses, helps or fails."""
+    return read_plain(args, {}, {"--format": "output_format", "-f": "output_format"}, _FORMATS)
 
 
 def main(options: dict[str, Any]) -> None:
