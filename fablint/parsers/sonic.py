@@ -1304,29 +1304,22 @@ class _SonicBuilder:
                 if plain:
                     plans[spelled] = plan  # type: ignore[index]
             refs: dict[str, SourceRef] = {}
-            if plan.scheduler is not None or plan.wred is not None:
-                src = row.src
-                lines = row.lines if row.merged is None else None
-                if plan.scheduler is not None:
-                    line = lines.get("scheduler") if lines is not None else None
-                    ref = (_new_tuple(SourceRef, (src.file, line)) if line is not None
-                           else row.ref("scheduler"))
-                    resolved = plan.scheduler_row is not None
-                    if not resolved or "SCHEDULER" not in seen:
-                        add("SCHEDULER", plan.scheduler, f"QUEUE|{row.key}", ref, resolved)
-                    if plan.mode is not None:
-                        refs["scheduling"] = ref
-                if plan.wred is not None:
-                    line = lines.get("wred_profile") if lines is not None else None
-                    ref = (_new_tuple(SourceRef, (src.file, line)) if line is not None
-                           else row.ref("wred_profile"))
-                    resolved = plan.wred_row is not None
-                    if not resolved or "WRED_PROFILE" not in seen:
-                        add("WRED_PROFILE", plan.wred, f"QUEUE|{row.key}", ref, resolved)
-                    if plan.ecn is not None:
-                        refs["ecn"] = ref
-                    if plan.drop is not None:
-                        refs["wred"] = ref
+            if plan.scheduler is not None:
+                ref = row.ref("scheduler")
+                resolved = plan.scheduler_row is not None
+                if not resolved or "SCHEDULER" not in seen:
+                    add("SCHEDULER", plan.scheduler, f"QUEUE|{row.key}", ref, resolved)
+                if plan.mode is not None:
+                    refs["scheduling"] = ref
+            if plan.wred is not None:
+                ref = row.ref("wred_profile")
+                resolved = plan.wred_row is not None
+                if not resolved or "WRED_PROFILE" not in seen:
+                    add("WRED_PROFILE", plan.wred, f"QUEUE|{row.key}", ref, resolved)
+                if plan.ecn is not None:
+                    refs["ecn"] = ref
+                if plan.drop is not None:
+                    refs["wred"] = ref
             src = row.src
             found = ports_cache.get(row.key)
             for iface, ids in found if found is not None else self.local_ports(row):
