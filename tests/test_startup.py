@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -284,22 +285,30 @@ TOKENS = ["a.cfg", "dir/", "", "json", "text", "sarif", "JSON", "-", "--", "--fo
 def test_plain_arguments_are_read_as_typer_reads_them(tokens: list[str]) -> None:
     """Whenever ``plain_arguments`` takes a command line, typer's parse of it (the values
     ``cli.lint_command`` hands on) is the same: every other option at its default."""
+    from fablint import lintcmd
+
+    _typer_reads_the_same("lint", "run_lint", lintcmd, tokens)
+
+
+def _typer_reads_the_same(command: str, run: str, module: ModuleType, tokens: list[str]) -> None:
+    """When ``module.plain_arguments(tokens)`` takes the command line, ``cli`` hands ``run``
+    exactly those values through typer, and every other parameter at its default."""
     import inspect
 
-    from fablint import cli, lintcmd
+    from fablint import cli
 
-    plain = lintcmd.plain_arguments(tokens)
+    plain = module.plain_arguments(tokens)
     if plain is None:
         return
     received: list[dict[str, object]] = []
-    original = cli.run_lint
-    cli.run_lint = lambda *args, **kwargs: received.append(  # type: ignore[assignment]
-        dict(zip(["paths"], args, strict=False), **kwargs))
+    original = getattr(cli, run)
+    setattr(cli, run, lambda *args, **kwargs: received.append(
+        dict(zip(["paths"], args, strict=False), **kwargs)))
     try:
-        cli._command(["lint"])(["lint", *tokens], standalone_mode=False)
+        cli._command([command])([command, *tokens], standalone_mode=False)
     finally:
-        cli.run_lint = original
-    defaults = {n: p.default for n, p in inspect.signature(lintcmd.run_lint).parameters.items()
+        setattr(cli, run, original)
+    defaults = {n: p.default for n, p in inspect.signature(getattr(module, run)).parameters.items()
                 if n != "paths"}
     assert received == [{**defaults, **plain}]
 
@@ -370,24 +379,9 @@ TOPO_TOKENS = ["a.cfg", "dir/", "", "json", "text", "svg", "markdown", "JSON", "
 def test_plain_topo_arguments_are_read_as_typer_reads_them(tokens: list[str]) -> None:
     """Whenever ``topocmd.plain_arguments`` takes a command line, typer's parse of it (the
     values ``cli.topo_command`` hands on) is the same: every other option at its default."""
-    import inspect
+    from fablint import topocmd
 
-    from fablint import cli, topocmd
-
-    plain = topocmd.plain_arguments(tokens)
-    if plain is None:
-        return
-    received: list[dict[str, object]] = []
-    original = cli.run_topo
-    cli.run_topo = lambda *args, **kwargs: received.append(  # type: ignore[assignment]
-        dict(zip(["paths"], args, strict=False), **kwargs))
-    try:
-        cli._command(["topo"])(["topo", *tokens], standalone_mode=False)
-    finally:
-        cli.run_topo = original
-    defaults = {n: p.default for n, p in inspect.signature(topocmd.run_topo).parameters.items()
-                if n != "paths"}
-    assert received == [{**defaults, **plain}]
+    _typer_reads_the_same("topo", "run_topo", topocmd, tokens)
 
 
 ASYNCIO_PROBE = """
