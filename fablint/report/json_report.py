@@ -170,18 +170,19 @@ def dumps(value: Any) -> str:
     """``json.dumps(value, indent=2)``, several times faster: the standard library's encoder
     leaves its C code as soon as there is an indent and yields every piece through a chain of
     generators; this writes the pieces of plain data (dicts with string keys, lists, strings,
-    numbers, None, booleans) into one list. Anything else is left to ``json.dumps``."""
+    numbers, None, booleans) into one list. A string, None or int in a dict (a string in a
+    list) goes into the piece of its key without a call of its own, and each key is encoded
+    once. Anything else is left to ``json.dumps``."""
     out: list[str] = []
-    _encode(value, out, "\n")
+    _encode(value, out, "\n", {})
     return "".join(out)
 
 
-def _encode(value: Any, out: list[str], indent: str) -> None:
-    """Append ``value`` to ``out``; ``indent`` is the newline and indent of its own line."""
+def _encode(value: Any, out: list[str], indent: str, keys: dict[str, str]) -> None:
+    """Append ``value`` to ``out``; ``indent`` is the newline and indent of its own line,
+    ``keys`` the encoded keys met so far (a report repeats the same few thousands of times)."""
     cls = value.__class__
-    if cls is str:
-        out.append(_ENCODE(value))
-    elif cls is dict:
+    if cls is dict:
         if not value:
             out.append("{}")
             return
@@ -189,10 +190,22 @@ def _encode(value: Any, out: list[str], indent: str) -> None:
         separator = "{" + inner
         for key, item in value.items():
             if key.__class__ is not str:
-                out.append(separator + json.dumps({key: None})[1:-7] + ": ")
+                head = separator + json.dumps({key: None})[1:-7] + ": "
             else:
-                out.append(separator + _ENCODE(key) + ": ")
-            _encode(item, out, inner)
+                encoded = keys.get(key)
+                if encoded is None:
+                    encoded = keys[key] = _ENCODE(key) + ": "
+                head = separator + encoded
+            kind = item.__class__
+            if kind is str:
+                out.append(head + _ENCODE(item))
+            elif item is None:
+                out.append(head + "null")
+            elif kind is int:
+                out.append(head + int.__repr__(item))
+            else:
+                out.append(head)
+                _encode(item, out, inner, keys)
             separator = "," + inner
         out.append(indent + "}")
     elif cls is list:
@@ -202,10 +215,15 @@ def _encode(value: Any, out: list[str], indent: str) -> None:
         inner = indent + "  "
         separator = "[" + inner
         for item in value:
-            out.append(separator)
-            _encode(item, out, inner)
+            if item.__class__ is str:
+                out.append(separator + _ENCODE(item))
+            else:
+                out.append(separator)
+                _encode(item, out, inner, keys)
             separator = "," + inner
         out.append(indent + "]")
+    elif cls is str:
+        out.append(_ENCODE(value))
     elif value is None or cls is bool:
         out.append(_CONSTANTS[value])
     elif cls is int:
