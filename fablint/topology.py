@@ -177,14 +177,30 @@ class _Names:
                     canonical(name)
             return known
         ports = self._ports.get(device)
-        if ports is None:  # a SONiC port's alias (what its LLDP sends) names the same port;
-            ports = {port_key(r.alias): n for n, r in config.items() if r.alias}
-            ports.update((port_key(n), n) for n in config)  # a real name wins over an alias
-            self._ports[device] = ports
+        if ports is None:
+            ports = self.port_map(device)
         key = self._keys.get(name)
         if key is None:
             key = self._keys[name] = port_key(name)
         return ports.get(key, name)
+
+    def port_map(self, device: str) -> dict[str, str]:
+        """``port_key`` of each name and alias of a configured device's ports -> the port's
+        name (empty for a device whose configuration was not read)."""
+        ports = self._ports.get(device)
+        if ports is None:
+            config = self.devices.get(device)
+            if config is None:
+                return {}
+            keys = self._keys
+            key = keys.get
+            # a SONiC port's alias (what its LLDP sends) names the same port
+            ports = {key(r.alias) or keys.setdefault(r.alias, port_key(r.alias)): n
+                     for n, r in config.items() if r.alias}
+            for n in config:  # a real name wins over an alias
+                ports[key(n) or keys.setdefault(n, port_key(n))] = n
+            self._ports[device] = ports
+        return ports
 
 
 class IbName(NamedTuple):
@@ -428,10 +444,14 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         for name in ports:
             topo.nodes[name] = TopologyNode(name=name, configured=True)
         nodes = topo.nodes
+        new_node = _new_node
         for claim in claims:
-            for device in (claim.near.device, claim.far.device):
-                if device not in nodes:
-                    nodes[device] = _node({"name": device})
+            device = claim.near.device
+            if device not in nodes:
+                nodes[device] = new_node(device)
+            device = claim.far.device
+            if device not in nodes:
+                nodes[device] = new_node(device)
         host_ports = _host_ports(claims)
     for owner in owners:
         topo.nodes[names.device(owner)].has_lldp = True
@@ -443,7 +463,10 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         topo.nodes.setdefault(title, TopologyNode(name=title)).chips = chips
     topo.internal = _internal(view.internal)
     if not dump_only:
-        topo.cables, topo.issues = _join(claims, topo, ports)
+        topo.cables, topo.issues, (adjacent, index, pairs) = _join(claims, topo, ports)
+        topo.found_adjacency(adjacent)
+        topo.found_index(index)
+        topo.found_pairs(pairs)
     _place(topo, host_ports, policy, intent.roles if intent else {}, view)
     if intent is not None:
         topo.issues += compare_intent(topo, intent, names)
@@ -467,29 +490,52 @@ def _claims(links: list[Link], ports: dict[str, PortTable],
     (``_Names``) and the placeholder names of cloned devices made distinct
     (``_distinct_strangers``). Returns the claims, how many were left out as management, the
     LLDP owners and the names."""
-    rows = [(device, name, row.neighbor, row.neighbor_src)
-            for device, table in ports.items() for name, row in table.items() if row.neighbor]
     out_of_band = _without_management(links, ports, policy)
     kept = [link for link in links
             if not out_of_band(link.a.device, link.a.interface, link.b.device, link.b.interface)]
-    kept_rows = [row for row in rows if not out_of_band(row[0], row[1], *row[2])]
-    dropped = len(links) - len(kept) + len(rows) - len(kept_rows)
+    dropped = len(links) - len(kept)
     owners = {link.a.device for link in kept if link.origin == "lldp"}
     names = _Names(ports, owners)
-    claims = [_claim(link, names) for link in kept]
-    device, port = names.device, names.port
-    for near, near_port, (far, far_port), src in kept_rows:  # as _claim of their links
-        near, far = device(near), device(far)
-        # (the far end as a plain pair until _distinct_strangers has named it: it renames
-        # every neighbour of 1,024 templated SONiC ToRs)
-        claims.append(_Claim(_end({"device": near, "interface": port(near, near_port)}),
-                             _Pair(far, port(far, far_port)), src, "config", None))
+    claims = _link_claims(kept, names)
+    rows = [(device, name, row.neighbor, row.neighbor_src)
+            for device, table in ports.items() for name, row in table.items() if row.neighbor]
+    made = _row_claims(rows, names, out_of_band)
+    dropped += len(rows) - len(made)
+    claims += made
     claims = _distinct_strangers(claims, ports, owners)
-    for claim in claims[len(claims) - len(kept_rows):]:
+    for claim in claims[len(claims) - len(made):]:
         far = claim.far
         if far.__class__ is _Pair:
             claim.far = _end({"device": far.device, "interface": far.interface})
     return claims, dropped, owners, names
+
+
+def _row_claims(rows: list[tuple[str, str, tuple[str, str], SourceRef | None]], names: _Names,
+                out_of_band: _OutOfBand) -> list[_Claim]:
+    """The claims of the port rows that name a neighbour (device, port, neighbour, source),
+    as ``_claim`` makes those of links, without the out-of-band ones; the far end as a plain
+    pair until ``_distinct_strangers`` has named it (it renames every neighbour of 1,024
+    templated SONiC ToRs). Each device's names are resolved once (28,000 rows)."""
+    device, port, port_map = names.device, names.port, names.port_map
+    keys = names._keys
+    out: list[_Claim] = []
+    last: str | None = None
+    near = ""
+    local: dict[str, str] = {}
+    for config_device, near_port, (far, far_port), src in rows:
+        if out_of_band(config_device, near_port, far, far_port):
+            continue
+        if config_device != last:
+            last = config_device
+            near = device(config_device)  # a configured device: ``port`` reads its map
+            local = port_map(near)
+        key = keys.get(near_port)
+        if key is None:
+            key = keys[near_port] = port_key(near_port)
+        far = device(far)
+        out.append(_Claim(_end({"device": near, "interface": local.get(key, near_port)}),
+                          _Pair(far, port(far, far_port)), src, "config", None))
+    return out
 
 
 class _Pair(NamedTuple):
@@ -500,31 +546,44 @@ class _Pair(NamedTuple):
 
 
 def _without_management(links: list[Link], ports: dict[str, PortTable],
-                        policy: Policy) -> Callable[[str, str, str, str], bool]:
+                        policy: Policy) -> _OutOfBand:
     """Whether a cable (near device and port, far device and port) is out-of-band: left out.
 
     A cable is out-of-band when either end's port is a management port by its vendor's name or
     by the profile's ``topology.management_ports``; ``eth0`` only on the near end, and only
     when that device is a switch (its configuration was read, or its own LLDP table shows
     switch ports), since ``eth0`` of a server is a data port."""
-    extra = [re.compile(p, re.I) for p in policy.topology.management_ports]
     switches = set(ports) | {link.a.device for link in links
                              if link.origin == "lldp" and _SWITCH_PORT.match(link.a.interface)}
-    known: dict[str, bool] = {}  # (a dump's 100,000 ends have a few dozen port names)
+    return _OutOfBand([re.compile(p, re.I) for p in policy.topology.management_ports],
+                      switches)
 
-    def management(port: str) -> bool:
-        verdict = known.get(port)
+
+class _OutOfBand:
+    """``_without_management``'s answer: called with a cable's near device and port, far
+    device and port."""
+
+    def __init__(self, extra: list[re.Pattern[str]], switches: set[str]) -> None:
+        self.extra = extra
+        self.switches = switches
+        self.ports: dict[str, tuple[bool, bool]] = {}
+        """Port name -> (a management port, ``eth0``): a dump's 100,000 ends have a few
+        dozen port names."""
+
+    def port(self, name: str) -> tuple[bool, bool]:
+        verdict = self.ports.get(name)
         if verdict is None:
-            verdict = known[port] = bool(_MANAGEMENT.match(port)) or any(
-                p.search(port) for p in extra)
+            verdict = self.ports[name] = (
+                bool(_MANAGEMENT.match(name)) or any(p.search(name) for p in self.extra),
+                name.lower() == "eth0")
         return verdict
 
-    def out_of_band(near: str, near_port: str, far: str, far_port: str) -> bool:
-        return (management(near_port) or management(far_port)
-                or (near in switches and near_port.lower() == "eth0")
-                or (far in switches and far_port.lower() == "eth0"))
-
-    return out_of_band
+    def __call__(self, near: str, near_port: str, far: str, far_port: str) -> bool:
+        known = self.ports
+        near_management, near_eth0 = known.get(near_port) or self.port(near_port)
+        far_management, far_eth0 = known.get(far_port) or self.port(far_port)
+        return (near_management or far_management or (near_eth0 and near in self.switches)
+                or (far_eth0 and far in self.switches))
 
 
 def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
@@ -607,28 +666,72 @@ def _claim(link: Link, names: _Names) -> _Claim:
     )
 
 
+def _link_claims(links: list[Link], names: _Names) -> list[_Claim]:
+    """``[_claim(link, names) for link in links]`` with the names' look-ups inline: each
+    device's port names resolved once (60,000 LLDP and IB links of a mixed fabric)."""
+    seen = names._seen
+    device = names.device
+    port = names.port
+    configured = names.devices
+    port_map = names.port_map
+    keys = names._keys
+    maps = names._ports
+    mac = _MAC.match
+    end = _end
+    out: list[_Claim] = []
+    append = out.append
+    for link in links:
+        a, b = link.a, link.b
+        near_dev = seen.get(a.device) or device(a.device)
+        far_dev = seen.get(b.device) or device(b.device)
+        near_port, far_port = a.interface, b.interface
+        if link.remote_description and mac(far_port):
+            far_port = link.remote_description  # (as ``_claim``)
+        if near_dev in configured:  # (``names.port``)
+            key = keys.get(near_port)
+            if key is None:
+                key = keys[near_port] = port_key(near_port)
+            near_port = (maps.get(near_dev) or port_map(near_dev)).get(key, near_port)
+        else:
+            near_port = port(near_dev, near_port)
+        if far_dev in configured:
+            key = keys.get(far_port)
+            if key is None:
+                key = keys[far_port] = port_key(far_port)
+            far_port = (maps.get(far_dev) or port_map(far_dev)).get(key, far_port)
+        else:
+            far_port = port(far_dev, far_port)
+        append(_Claim(
+            a if a.device == near_dev and a.interface == near_port
+            else end({"device": near_dev, "interface": near_port}),
+            b if b.device == far_dev and b.interface == far_port
+            else end({"device": far_dev, "interface": far_port}),
+            link.src, link.origin, link.speed_mbps,
+        ))
+    return out
+
+
 def _key(end: Endpoint) -> tuple[str, str]:
     return (end.device, port_key(end.interface))
 
 
-def _join(claims: list[_Claim], topo: Topology,
-          ports: dict[str, PortTable]) -> tuple[list[Cable], list[CablingIssue]]:
+_Views = tuple[dict[str, set[str]], dict[str, list[Cable]], list[tuple[str, str]]]
+"""The cables' adjacency, index by node and device pairs, made while joining them
+(``Topology.found_adjacency``, ``found_index``, ``found_pairs``)."""
+
+
+def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
+          ) -> tuple[list[Cable], list[CablingIssue], _Views]:
     keys: dict[str, str] = {}  # port_key of each port name (a dump has a few dozen)
-    ends: list[tuple[tuple[str, str], tuple[str, str]]] = []  # each claim's (near, far) key
     # every claim by its near end, when there are LLDP claims to compare with them
     by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]] = defaultdict(list)
     compared = any(claim.origin == "lldp" for claim in claims)
-    for claim in claims:
-        near, far = claim.near, claim.far
-        near_key = keys.get(near.interface)
-        if near_key is None:
-            near_key = keys[near.interface] = port_key(near.interface)
-        far_key = keys.get(far.interface)
-        if far_key is None:
-            far_key = keys[far.interface] = port_key(far.interface)
-        end = ((near.device, near_key), (far.device, far_key))
-        ends.append(end)
-        if compared:
+    ends: list[tuple[tuple[str, str], tuple[str, str]]] | None = None
+    if compared:  # each claim's (near, far) key, all before the first comparison
+        ends = []
+        for claim in claims:
+            end = _ends_key(claim, keys)
+            ends.append(end)
             by_port[end[0]].append((claim, end[1]))
     speaking = {name for name, node in topo.nodes.items() if node.has_lldp}
     """Devices whose own LLDP table was read: only their silence means something."""
@@ -638,8 +741,16 @@ def _join(claims: list[_Claim], topo: Topology,
     first: dict[tuple[tuple[str, str], tuple[str, str]], tuple[str, str]] = {}
     issues: list[CablingIssue] = []
     table_of = ports.get
-    for claim, (near, far) in zip(claims, ends, strict=True):
+    adjacent: dict[str, set[str]] = {}
+    index: dict[str, list[Cable]] = {}
+    pairs: list[tuple[str, str]] = []
+    make_cable = _whole_cable
+    for number, claim in enumerate(claims):
         origin = claim.origin
+        if ends is not None:
+            near, far = ends[number]
+        else:
+            near, far = _ends_key(claim, keys)
         if near[0] == far[0] and origin == "lldp":
             # (IB dumps: a switch cabled to itself stays a cable; IB009 reports it in IB terms)
             issues.append(CablingIssue(
@@ -652,32 +763,73 @@ def _join(claims: list[_Claim], topo: Topology,
         cable = cables.get(pair)
         if cable is None:
             a, b = claim.near, claim.far
-            table = table_of(a.device)
+            a_dev, b_dev = a.device, b.device
+            table = table_of(a_dev)
             row = table.get(a.interface) if table else None
             a_port = row.end(a.interface) if row else None
-            table = table_of(b.device)
+            table = table_of(b_dev)
             row = table.get(b.interface) if table else None
             b_port = row.end(b.interface) if row else None
-            speeds = [s for s in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
-                                  claim.speed_mbps) if s]
-            cable = cables[pair] = _whole_cable({  # (its parts are models already)
-                "a": a, "b": b, "a_port": a_port, "b_port": b_port,
-                "speed_mbps": min(speeds) if speeds else None,
+            speed = None  # the slowest speed any of them gives (None: none does)
+            for given in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
+                          claim.speed_mbps):
+                if given and (speed is None or given < speed):
+                    speed = given
+            cable = cables[pair] = make_cable({  # (its parts are models already)
+                "a": a, "b": b, "a_port": a_port, "b_port": b_port, "speed_mbps": speed,
                 # a dump of the subnet (IB) sees both ends of each link at once
                 "confirmed": origin not in ("lldp", "config"), "sources": [],
                 "origin": origin})
             first[pair] = near
+            if a_dev in adjacent:  # (as ``Topology._adjacency`` makes it)
+                adjacent[a_dev].add(b_dev)
+            else:
+                adjacent[a_dev] = {b_dev}
+            if b_dev in adjacent:
+                adjacent[b_dev].add(a_dev)
+            else:
+                adjacent[b_dev] = {a_dev}
+            pairs.append((a_dev, b_dev))
+            if a_dev in index:  # (as ``Topology.cables_of`` indexes them)
+                index[a_dev].append(cable)
+            else:
+                index[a_dev] = [cable]
+            if b_dev != a_dev:
+                if b_dev in index:
+                    index[b_dev].append(cable)
+                else:
+                    index[b_dev] = [cable]
         elif first[pair] == far:
             # (as ``cable.confirmed = True`` does: Cable validates no assignment, and the
             # cable's fields set names every field already)
             cable.__dict__["confirmed"] = True
         if claim.src is not None:
             cable.sources.append(claim.src)
-        if origin == "lldp" and claim.far.device in speaking:
-            issue = _disagreement(claim, near, far, by_port)
-            if issue is not None:
-                issues.append(issue)
-    return list(cables.values()), issues
+        if origin == "lldp" and far[0] in speaking:
+            answers = by_port.get(far)  # (``_disagreement``'s test, inline for the usual yes)
+            if answers:
+                for answer in answers:
+                    if answer[1] == near:
+                        break
+                else:
+                    answers = None
+            if not answers:
+                issue = _disagreement(claim, near, far, by_port)
+                if issue is not None:
+                    issues.append(issue)
+    return list(cables.values()), issues, (adjacent, index, pairs)
+
+
+def _ends_key(claim: _Claim, keys: dict[str, str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """(near, far) of a claim as ``_key`` gives them, ``keys`` holding each port name's key."""
+    near, far = claim.near, claim.far
+    near_key = keys.get(near.interface)
+    if near_key is None:
+        near_key = keys[near.interface] = port_key(near.interface)
+    far_key = keys.get(far.interface)
+    if far_key is None:
+        far_key = keys[far.interface] = port_key(far.interface)
+    return (near.device, near_key), (far.device, far_key)
 
 
 def _dump_only(links: list[Link], ports: dict[str, PortTable]) -> bool:
@@ -888,7 +1040,7 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
     spines: set[str] = set()
     # Two passes: switches whose only hosts have service names (ufm01) first, then those whose
     # few one-link hosts hang beside links that all go to leaves.
-    named = {h for h in hosts if len(neighbours[h]) == 1 and _SERVICE.search(h)}
+    named = {h for h in hosts if len(neighbours[h]) == 1 and _service_name(h)}
     if len(named) * 2 > len(hosts):
         named = set()  # most hosts carry such a name (a lab of 'r-ufm101'): not a hint
     for by_name in (True, False):
@@ -965,9 +1117,12 @@ def _pods(topo: Topology) -> None:
     """Pods: the leaves and spines joined by leaf-spine cables, numbered by their first leaf."""
     groups = topo.tier_groups("leaf", "spine")
     ordered = sorted(groups, key=lambda g: min(n for n in g if topo.nodes[n].role == "leaf"))
+    nodes = topo.nodes
     for number, members in enumerate(ordered):
-        for name in members:
-            topo.nodes[name].pod = number
+        for name in members:  # (``node.pod = number``: TopologyNode validates no assignment)
+            node = nodes[name]
+            node.__dict__["pod"] = number
+            node.__pydantic_fields_set__.add("pod")
 
 
 def pods(topo: Topology) -> list[list[str]]:
@@ -979,7 +1134,37 @@ def pods(topo: Topology) -> list[list[str]]:
     return [sorted(groups[k]) for k in sorted(groups)]
 
 
+_SERVICE_WORDS = ("ufm", "login", "mgmt", "manage", "provision", "head", "admin", "bastion",
+                  "jump", "opensm", "monitor", "telemetry")
+"""The words of ``_SERVICE`` that are plain text (all but ``sm``, which has its bounds)."""
+
+
+def _service_name(name: str) -> bool:
+    """``_SERVICE.search(name)``: for an ASCII name (what ``re.I`` then matches is its lower
+    case) by looking for the plain words first: the 28,000 one-link hosts of 1,024 SONiC ToRs
+    each cost a scan of the whole alternation otherwise."""
+    if not name.isascii():
+        return bool(_SERVICE.search(name))
+    low = name.lower()
+    for word in _SERVICE_WORDS:
+        if word in low:
+            return True
+    return "sm" in low and bool(_SERVICE.search(name))
+
+
+_ROLE_WORDS = ("spine", "ss", "leaf", "tor", "rail", "dgx", "gpu", "hgx", "node", "host",
+               "server", "compute")
+"""Text one of the ``_NAME_ROLE`` patterns needs (in lower case) to match at all."""
+
+
 def _name_role(name: str) -> Role | None:
+    if name.isascii():  # (``re.I`` matches an ASCII name's lower case: a quick no first)
+        low = name.lower()
+        for word in _ROLE_WORDS:
+            if word in low:
+                break
+        else:
+            return None
     for pattern, role in _NAME_ROLE:
         if pattern.search(name):
             return role  # type: ignore[return-value]
@@ -1092,6 +1277,8 @@ def _full_mesh(topo: Topology, adjacent: dict[str, set[str]]) -> bool:
 
 def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
     role = {name: node.role for name, node in topo.nodes.items()}.get  # (``topo.role``)
+    if not _one_fabric(topo, role):
+        return None
     edges = []
     for cable in topo.cables:
         if cable.speed_mbps is None:
@@ -1103,12 +1290,6 @@ def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
         elif role(v) == "host":
             v = f"{v}\x00{u}"
         edges.append((u, v, cable.speed_mbps))
-    # Separate fabrics (1,024 unrelated SONiC ToRs) have no one cut: said before networkx is
-    # imported and the graph built, as the check on the graph below would say.
-    find = components((u, v) for u, v, _ in edges)
-    cut = {n for u, v, _ in edges for n in (u, v)}
-    if len({find(n) for n in cut if role(n) == "leaf"}) != 1:
-        return None
     import networkx as nx  # imported here: only the runs that cut a fabric pay for it
     from networkx.algorithms.community import kernighan_lin_bisection
 
@@ -1135,6 +1316,27 @@ def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
         why="not a uniform two-tier Clos: the smallest cut found by Kernighan-Lin bisection of "
         "the cabling graph (networkx); the true bisection can only be lower",
     )
+
+
+def _one_fabric(topo: Topology, role: Callable[[str], str | None]) -> bool:
+    """Whether the leaves on cables of known speed are joined in one fabric, as ``_min_cut``'s
+    graph joins them (a host is copied per cable there, so it joins nothing): separate
+    fabrics (1,024 unrelated SONiC ToRs) have no one cut, which is said before networkx is
+    imported and the graph built, without the copies."""
+    core: list[tuple[str, str]] = []
+    leaves: set[str] = set()
+    for (u, v), cable in zip(topo.device_pairs(), topo.cables, strict=True):
+        if cable.speed_mbps is None:
+            continue
+        role_u, role_v = role(u), role(v)
+        if role_u == "leaf":
+            leaves.add(u)
+        if role_v == "leaf":
+            leaves.add(v)
+        if role_u != "host" and role_v != "host":
+            core.append((u, v))
+    find = components(core)
+    return len({find(n) for n in leaves}) == 1
 
 
 def compare_intent(topo: Topology, intent: Intent, names: _Names) -> list[CablingIssue]:
