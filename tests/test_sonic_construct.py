@@ -33,7 +33,9 @@ VALIDATED = {
         {"id": queue_id, "src": src, "field_src": refs.copy(),
          **{name: value for name, value in (("scheduling", plan.mode), ("ecn", plan.ecn),
                                             ("wred", plan.drop)) if value is not None}}),
-    "_buffer_assignment": BufferAssignment.model_validate,
+    "_buffer_assignment": lambda src, profile, ref: BufferAssignment.model_validate(
+        {"src": src, "field_src": {}, "dynamic": True} if profile is None else
+        {"src": src, "field_src": {"profile": ref}, "profile": profile}),
     "_interface": Interface.model_validate,
 }
 

@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, compress, count, islice, repeat
+from itertools import accumulate, islice, repeat
 from json.decoder import scanstring
 from typing import Any
 
@@ -300,11 +300,12 @@ def _lined(obj: dict[str, Any], depth: int, limit: int, starts: Iterator[int]) -
     return out
 
 
-def key_lines(text: str) -> tuple[dict[str, Any], list[int]] | None:
-    """``json.loads(text)`` (an object) and the line of each of its keys, in the order of a
-    walk of the parsed objects, for a document written one key per line (what sonic-cfggen,
-    SONiC's rendered templates and every ``json.dump(indent=…)`` write): the lines that hold
-    ``":`` once the space between a quote and a colon is taken out, which is text order.
+def key_lines(text: str) -> tuple[dict[str, Any], list[int], int] | None:
+    """``json.loads(text)`` (an object), the line of each of its keys, in the order of a
+    walk of the parsed objects, and the text's count of lines (``text.count("\\n") + 1``),
+    for a document written one key per line (what sonic-cfggen, SONiC's rendered templates
+    and every ``json.dump(indent=…)`` write): the lines that hold ``":`` once the space
+    between a quote and a colon is taken out, which is text order.
 
     None when that is not certain (then the document is walked). Every key ends in ``":``
     when the colons are on the keys' lines; the other places a valid text holds it are an
@@ -331,26 +332,26 @@ def key_lines(text: str) -> tuple[dict[str, Any], list[int]] | None:
         data = data.translate(None, b" \t")
         if b"\n:" in data:
             return None
-    if b'\\":' in data:
+    if b"\\" in data and b'\\":' in data:  # (the byte first: a memchr, the pair is slow)
         return None
     # The numbers of the lines holding '":', with no call per line: each '":' becomes one
-    # \x01 byte and every other byte but the newlines goes, so the text's lines become b""
-    # or b"\x01" (single bytes: shared objects), which ``compress`` picks by truth. A valid
-    # JSON text has no raw control character such as \x01 (``json.loads`` takes none).
+    # \x01 byte and every other byte but the newlines goes, so that what lies between two
+    # keys is their newlines, whose lengths add up to the keys' lines. A valid JSON text has
+    # no raw control character such as \x01 (``json.loads`` takes none).
     skeleton = data.replace(b'":', b"\x01").translate(None, _NOT_KEY_OR_NEWLINE)
-    total = skeleton.count(b"\x01")
-    if not total:
-        return None
+    between = skeleton.split(b"\x01")
+    if len(between) == 1 or b"\x01\x01" in skeleton:
+        return None  # no key, or a line holding two keys (or more)
     try:
         value = json.loads(text, parse_int=_int)
     except (ValueError, RecursionError):
         return None
     if value.__class__ is not dict:
         return None
-    starts = list(compress(count(1), skeleton.split(b"\n")))
-    if len(starts) != total:
-        return None  # some line holds two keys (or more)
-    return value, starts
+    starts = list(accumulate(map(len, between), initial=1))
+    lines = starts.pop()  # (after the last key: the newlines to the end of the text)
+    del starts[0]
+    return value, starts, lines
 
 
 _NOT_KEY_OR_NEWLINE = bytes(b for b in range(256) if b not in b"\n\x01")
@@ -361,7 +362,7 @@ def _load_fast(text: str, depth: int) -> Loaded | None:
     found = key_lines(text)
     if found is None:
         return None
-    return lined(*found, depth)
+    return lined(found[0], found[1], depth)
 
 
 def lined(value: dict[str, Any], starts: list[int], depth: int = 4) -> Loaded | None:

@@ -260,6 +260,9 @@ class _QueuePlan:
     wrong_type: bool = False
     given: set[str] = field(default_factory=set)
     """The ``model_fields_set`` of its queues (shared)."""
+    links: list[tuple[str, str, str, bool, tuple[str, ...]]] = field(default_factory=list)
+    """(row field, referenced table, name, resolved, the queue fields it sets) of each
+    reference the row makes, in the order they are recorded."""
 
 
 @dataclass(slots=True)
@@ -277,13 +280,17 @@ _ASSIGNED_PROFILE = shared_names({"src", "field_src", "profile"})
 _ASSIGNED_DYNAMIC = shared_names({"src", "field_src", "dynamic"})
 
 
-def _buffer_assignment(values: Obj) -> BufferAssignment:
-    """``BufferAssignment.model_validate(values)`` of ``assignment``'s answer (``Maker``,
-    written out: one per BUFFER_PG and BUFFER_QUEUE row of every port)."""
-    profile = values.get("profile")
-    return bare(BufferAssignment, {"src": values["src"], "field_src": values["field_src"],
-                                   "profile": profile, "dynamic": profile is None},
-                _ASSIGNED_DYNAMIC if profile is None else _ASSIGNED_PROFILE)
+def _buffer_assignment(src: SourceRef, profile: str | None,
+                       ref: SourceRef | None) -> BufferAssignment:
+    """``BufferAssignment.model_validate`` of ``{"src": src, "field_src": {"profile": ref},
+    "profile": profile}``, or of ``{"src": src, "field_src": {}, "dynamic": True}`` when no
+    profile is named (``Maker``, written out: one per BUFFER_PG and BUFFER_QUEUE row of every
+    port; ``assignment``'s answer)."""
+    if profile is None:
+        return bare(BufferAssignment, {"src": src, "field_src": {}, "profile": None,
+                                       "dynamic": True}, _ASSIGNED_DYNAMIC)
+    return bare(BufferAssignment, {"src": src, "field_src": {"profile": ref},
+                                   "profile": profile, "dynamic": False}, _ASSIGNED_PROFILE)
 
 
 def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], plan: _QueuePlan) -> Queue:
@@ -402,12 +409,13 @@ class _DocumentLoader:
     def __init__(self, text: str, path: str) -> None:
         self.text = text
         self.path = path
-        self.lines = text.count("\n") + 1
+        self.lines = 0
+        """The text's lines (counted by ``key_lines``, else here)."""
         self.tables: Tables = {}
         self.problems: list[ParseProblem] = []
         self.unknown = 0
         self.first_unknown: int | None = None
-        self.list_fields = '@"' in text
+        self.list_fields = "@" in text and '@"' in text  # (one memchr: the pair is slow)
 
     def problem(self, line: int | None, message: str, kind: str = "parse-error") -> None:
         """Structural faults of the document (duplicate keys, a table that is not an object):
@@ -417,10 +425,12 @@ class _DocumentLoader:
 
     def run(self) -> Document:
         found = key_lines(self.text)
-        if found is not None and self.read_plain(*found):
+        self.lines = found[2] if found is not None else self.text.count("\n") + 1
+        if found is not None and self.read_plain(found[0], found[1]):
             return self.document()
         try:
-            loaded = (lined(*found) if found is not None else None) or load(self.text)
+            loaded = (lined(found[0], found[1]) if found is not None else None) or load(
+                self.text)
         except JsonSyntaxError as exc:
             raise ParseError(self.path, min(exc.line, self.lines),
                              f"not valid JSON: {exc.message}") from None
@@ -607,7 +617,8 @@ def _without_surrogates(text: str) -> str:
             text.encode("utf-8")
         except UnicodeEncodeError:
             text = text.encode("utf-8", "replace").decode("utf-8")
-    if "\\u" in text and _SURROGATE_HINT.search(text):
+    if "\\" in text and "\\u" in text and _SURROGATE_HINT.search(text):
+        # ('\\' first: one memchr, where a search for the pair walks the text slowly)
         text = _SURROGATE.sub(lambda m: m.group(0) if len(m.group(0)) == 12 else "\\ufffd", text)
     return text
 
@@ -810,17 +821,6 @@ class _SonicBuilder:
     def local_ports(self, row: Row) -> list[tuple[Obj, list[int]]]:
         """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
         key = row.key
-        hit = self.ports_cache.get(key)  # each port's key: once per table, and in a few
-        if hit is not None:
-            return hit
-        ports, _, id_text = key.rpartition("|")
-        if ports and "|" not in ports:  # most keys: PORTS|IDS of ports that exist
-            ifaces = self.port_lists.get(ports)
-            ids = self.ids_cache.get(id_text)
-            if ifaces is not None and ids is not None:
-                found = [(iface, ids) for iface in ifaces]
-                self.ports_cache[key] = found
-                return found
         parts = key.split("|")
         if len(parts) < 2:
             self.problem(row.src, f"{row.owner}: key is not PORT|ID; ignored")
@@ -850,6 +850,24 @@ class _SonicBuilder:
             if len(parts) == 2:
                 self.port_lists[parts[-2]] = [iface for iface, _ in found]
         return found
+
+    def keyed_rows(self, table: str) -> Iterator[tuple[Row, Iterable[tuple[Obj, list[int]]]
+                                                        | None]]:
+        """The rows of a QUEUE or BUFFER_* table, each with the ports and ids its key names
+        when that is known without a word (a key whose ports were all found before: most of
+        them), else None: then ``local_ports`` tells, recording what it has to say in the
+        order of the caller's other references."""
+        ports_cache, port_lists, ids_cache = self.ports_cache, self.port_lists, self.ids_cache
+        for row in self.rows(table):
+            key = row[1]
+            found = ports_cache.get(key)
+            if found is None:
+                ports, _, id_text = key.rpartition("|")
+                ifaces = port_lists.get(ports)
+                ids = ids_cache.get(id_text)
+                if ifaces is not None and ids is not None:
+                    found = zip(ifaces, repeat(ids))
+            yield row, found
 
     def is_local(self, prefix: list[str]) -> bool:
         """Is a VOQ system port prefix (``host|asic``) this device's?"""
@@ -1292,9 +1310,8 @@ class _SonicBuilder:
         # A resolved reference of a kind recorded already is not recorded again (``record``):
         # tested here, so that most rows make no owner text and no call.
         seen = self.resolved_kinds if not self.every_reference else ()
-        ports_cache = self.ports_cache
-        for row in self.rows("QUEUE"):
-            fields = row.fields
+        for row, found in self.keyed_rows("QUEUE"):
+            _, key, fields, src, lines, merged = row
             scheduler, wred = spelled = (fields.get("scheduler"), fields.get("wred_profile"))
             plain = ((scheduler is None or scheduler.__class__ is str)
                      and (wred is None or wred.__class__ is str))
@@ -1304,24 +1321,14 @@ class _SonicBuilder:
                 if plain:
                     plans[spelled] = plan  # type: ignore[index]
             refs: dict[str, SourceRef] = {}
-            if plan.scheduler is not None:
-                ref = row.ref("scheduler")
-                resolved = plan.scheduler_row is not None
-                if not resolved or "SCHEDULER" not in seen:
-                    add("SCHEDULER", plan.scheduler, f"QUEUE|{row.key}", ref, resolved)
-                if plan.mode is not None:
-                    refs["scheduling"] = ref
-            if plan.wred is not None:
-                ref = row.ref("wred_profile")
-                resolved = plan.wred_row is not None
-                if not resolved or "WRED_PROFILE" not in seen:
-                    add("WRED_PROFILE", plan.wred, f"QUEUE|{row.key}", ref, resolved)
-                if plan.ecn is not None:
-                    refs["ecn"] = ref
-                if plan.drop is not None:
-                    refs["wred"] = ref
-            src = row.src
-            found = ports_cache.get(row.key)
+            for field_name, kind, name, resolved, targets in plan.links:
+                line = lines.get(field_name) if merged is None else None
+                ref = (_new_tuple(SourceRef, (src[0], line)) if line is not None
+                       else row.ref(field_name))
+                if not resolved or kind not in seen:
+                    add(kind, name, "QUEUE|" + key, ref, resolved)
+                for target in targets:
+                    refs[target] = ref
             for iface, ids in found if found is not None else self.local_ports(row):
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
@@ -1346,6 +1353,16 @@ class _SonicBuilder:
         if plan.scheduler_row is not None:
             plan.mode, plan.kind = self.scheduling(plan.scheduler_row)
         plan.wrong_type = plan.mode is None and bool(plan.kind)
+        if plan.scheduler is not None:
+            plan.links.append(("scheduler", "SCHEDULER", plan.scheduler,
+                               plan.scheduler_row is not None,
+                               ("scheduling",) if plan.mode is not None else ()))
+        if plan.wred is not None:
+            plan.links.append(("wred_profile", "WRED_PROFILE", plan.wred,
+                               plan.wred_row is not None,
+                               tuple(name for name, value in (("ecn", plan.ecn),
+                                                              ("wred", plan.drop))
+                                     if value is not None)))
         given = {"id", "src", "field_src"}
         given.update(name for name, value in (("scheduling", plan.mode), ("ecn", plan.ecn),
                                               ("wred", plan.drop)) if value is not None)
@@ -1445,15 +1462,13 @@ class _SonicBuilder:
                 profile["dynamic_headroom"] = True
                 profile["field_src"]["dynamic_headroom"] = row.ref("headroom_type")
             profiles[row.key] = profile
-        ports_cache = self.ports_cache
         for table, target in (("BUFFER_PG", "buffer_pgs"), ("BUFFER_QUEUE", "buffer_queues")):
-            for row in self.rows(table):
-                plain = self.assignment(row)
+            for row, found in self.keyed_rows(table):
+                name, ref = self.assignment(row)
                 assignment: BufferAssignment | None = None
-                found = ports_cache.get(row.key)
                 for iface, ids in found if found is not None else self.local_ports(row):
                     if assignment is None:  # made once, shared by the row's PGs/queues
-                        assignment = _buffer_assignment(plain)
+                        assignment = _buffer_assignment(row.src, name, ref)
                     for n in ids:
                         iface[target][n] = assignment
         self.cable_lengths()
@@ -1496,7 +1511,9 @@ class _SonicBuilder:
                 obj[key] = value
                 obj["field_src"][key] = row.ref(key)
 
-    def assignment(self, row: Row) -> Obj:
+    def assignment(self, row: Row) -> tuple[str | None, SourceRef | None]:
+        """The profile a BUFFER_PG or BUFFER_QUEUE row names and the place of its name (the
+        reference recorded), or (None, None) for a dynamic one (no profile, or ``NULL``)."""
         value = row.fields.get("profile")
         hit = self.profile_cache.get(value) if value.__class__ is str else None
         if hit is None:
@@ -1507,13 +1524,13 @@ class _SonicBuilder:
                 self.profile_cache[value] = hit
         name, resolved = hit
         if name is None:
-            return {"src": row.src, "field_src": {}, "dynamic": True}
+            return None, None
         line = row.lines.get("profile") if row.merged is None else None
         ref = (_new_tuple(SourceRef, (row.src.file, line)) if line is not None
                else row.ref("profile"))
         if not resolved or self.every_reference or "BUFFER_PROFILE" not in self.resolved_kinds:
             self.record("BUFFER_PROFILE", name, f"{row.table}|{row.key}", ref, resolved)
-        return {"src": row.src, "field_src": {"profile": ref}, "profile": name}
+        return name, ref
 
     def cable_lengths(self) -> None:
         # Rendered buffer files list every port of the platform: unknown ports are not errors.
