@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, chain, islice, repeat
 from json.decoder import scanstring
 from typing import Any
 
@@ -253,6 +253,7 @@ class _Loader:
 
 
 _CONTAINERS = frozenset({dict, list})
+_DICT_ONLY = frozenset({dict})
 FAST_MAX_CHARS = 8 * 1024 * 1024
 """Larger documents are walked: the fast path holds ``json.loads``'s objects, their copies and
 a string per line at once (a few times the text), the walk only the objects it builds."""
@@ -268,8 +269,13 @@ def _keys_in(value: Any) -> int:
     """The keys of every object inside ``value`` (a list, or an object deeper than lines are
     kept for): the key lines to pass over."""
     if value.__class__ is dict:
-        return len(value) + sum(map(_keys_in, value.values())) if not _CONTAINERS.isdisjoint(
-            map(type, value.values())) else len(value)
+        values = value.values()
+        if _CONTAINERS.isdisjoint(map(type, values)):
+            return len(value)
+        if _DICT_ONLY.issuperset(map(type, values)) and _CONTAINERS.isdisjoint(
+                map(type, chain.from_iterable(map(dict.values, values)))):
+            return len(value) + sum(map(len, values))  # a table of rows of scalars: no call
+        return len(value) + sum(map(_keys_in, values))
     if value.__class__ is list:
         return sum(map(_keys_in, value)) if not _CONTAINERS.isdisjoint(map(type, value)) else 0
     return 0

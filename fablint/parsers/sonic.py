@@ -1570,11 +1570,12 @@ class _SonicBuilder:
                              "entries": [], "implicit_action": "permit"}
             stage = (_text(row.fields.get("stage")) or "ingress").lower()
             direction = "out" if stage == "egress" else "in"
+            ports_ref = row.ref("ports")  # (the one line of the list, for every port in it)
             for port in _port_list(row.fields.get("ports")):
                 iface = self.port(row, port)
                 if iface is not None:
                     iface["acls"].append({"name": row.key, "direction": direction,
-                                          "family": family, "src": row.ref("ports"),
+                                          "family": family, "src": ports_ref,
                                           "field_src": {}})
         entries: dict[str, list[tuple[int, Obj]]] = {}
         for row in self.rows("ACL_RULE"):
