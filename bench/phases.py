@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PHASES = ("discover", "group_units", "map_files", "_assemble")
+PHASES = ("discover", "look_first", "map_files", "_assemble")
 """The functions of ``fablint.engine`` that ``_lint`` calls in turn, timed where it calls them."""
 
 

@@ -27,15 +27,17 @@ from fablint.findings import CATEGORIES, Finding, Severity, fingerprint_of
 from fablint.fixes import attach_fixes
 from fablint.ingest import (
     FileOutcome,
+    Look,
     Unit,
     brought,
     build_fabric,
     discover,
-    group_units,
+    look_first,
     new_fabric,
     parse_unit,
     provisions,
     total_size,
+    units_of,
 )
 from fablint.model import (
     Device,
@@ -181,6 +183,9 @@ class FilePlan:
     """Whether anything reads every resolved reference of a device (a rule that sets
     ``reads_references``, kept models, a digest); without, a parser may record only the first
     resolved one of each kind (``parsers.base.one_resolved_reference_per_kind``)."""
+    looks: frozenset[str] = frozenset()
+    """Files that are units of their own until grouping knows better: their parse also tells
+    what grouping would learn of them (``ingest.look_first``)."""
 
 
 @dataclass
@@ -216,7 +221,7 @@ def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
             scope.enter_context(nodes_without_ports())
         if not plan.references:
             scope.enter_context(one_resolved_reference_per_kind())
-        parsed = parse_unit(unit, plan.vendor)
+        parsed = parse_unit(unit, plan.vendor, len(unit) == 1 and unit[0][0] in plan.looks)
     return [_analyse(outcome, plan) for outcome in (parsed if isinstance(parsed, list)
                                                      else [parsed])]
 
@@ -324,7 +329,7 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         ports={d.name: port_table(d) for d in outcome.devices} if plan.topology else {},
         ib_names=ib_names(outcome.ib_nodes) if plan.topology else {},
         brought=brought(outcome),
-        digests=digests,
+        digests=digests, look=outcome.look,
     )
 
 
@@ -341,25 +346,91 @@ def _lint(options: LintOptions) -> LintResult:
     fabric_rules = [r for r in rules if r.scope == "fabric"]
     files = discover(options.paths, config.excluded if config.exclude else lambda _p: False)
     formats: dict[str, str] = {}
-    units = group_units(files, options.vendor, formats, options.jobs)
-    # Cables and hosts are predicted from the formats grouping recognised; summaries and port
-    # tables that only matter with them are skipped when none is expected. A unit that brings
-    # what was not expected (a '.cfg' file holding an LLDP table) makes the run start again.
+    # JSON files are looked at by their own parse (``ingest.look_first``): each is a unit of
+    # its own until the parses tell what grouping would have made of them (``_settle``).
+    looks, speculated = look_first(files, options.vendor, formats, options.jobs)
+    units = units_of(files, looks)
+    size = total_size(files)
+    with gc_paused():
+        # Cables and hosts are predicted from the formats grouping recognised; summaries and
+        # port tables that only matter with them are skipped when none is expected. JSON files
+        # not looked at yet are expected to bring cables (SONiC DEVICE_NEIGHBOR).
+        guess = _available(files, formats, options) | ({"links"} if speculated else set())
+        plan = _plan(options, rules, fabric_rules, frozenset(guess), speculated)
+        done = _run(units, plan, options, size)
+        if speculated:
+            units, done = _settle(files, units, done, looks, formats, plan, options)
+        results = [result for batch in done for result in batch]
+        # What the run would have expected had grouping looked at every file; a unit that
+        # brings what was not expected (a '.cfg' file holding an LLDP table) makes the run
+        # start again with a plan that expects it.
+        found = set().union(*(result.brought for result in results))
+        final = _plan(options, rules, fabric_rules,
+                      frozenset(_available(files, formats, options) | found))
+        if not _narrow(results, plan, final):
+            results = [result for batch in _run(units, final, options, size)
+                       for result in batch]
+        return _assemble(results, rules, fabric_rules, options)
+
+
+def _available(files: list[tuple[str, bool]], formats: dict[str, str],
+               options: LintOptions) -> set[str]:
+    """What the inputs are expected to bring besides switch configurations (``provisions``
+    of the formats recognised), with cables when the topology is asked for."""
     available = provisions(files, formats, options.vendor)
     if options.intent is not None or options.topology:
         available.add("links")
-    size = total_size(files)
-    with gc_paused():
-        while True:
-            plan = _plan(options, rules, fabric_rules, frozenset(available))
-            done = map_files(analyse_unit, [(unit, plan) for unit in units],
-                             jobs=options.jobs, total_bytes=size,
-                             before_fork=partial(_build_models, plan.available))
-            results = [result for batch in done for result in batch]
-            found = set().union(*(result.brought for result in results))
-            if found <= available:
-                return _assemble(results, rules, fabric_rules, options)
-            available |= found
+    return available
+
+
+def _run(units: list[Unit], plan: FilePlan, options: LintOptions,
+         size: int) -> list[list[FileResult]]:
+    """``analyse_unit`` of each unit, in worker processes when the input is large."""
+    return map_files(analyse_unit, [(unit, plan) for unit in units], jobs=options.jobs,
+                     total_bytes=size, before_fork=partial(_build_models, plan.available))
+
+
+def _settle(files: list[tuple[str, bool]], units: list[Unit], done: list[list[FileResult]],
+            looks: dict[str, Look], formats: dict[str, str], plan: FilePlan,
+            options: LintOptions) -> tuple[list[Unit], list[list[FileResult]]]:
+    """The units grouping would have made (``ingest.units_of``) once the parses of the files
+    it did not look at told what it would have learnt, with their results: those of the units
+    the run made already, the others (fragments of one device, parsed apart) made now."""
+    for batch in done:
+        for result in batch:
+            if result.look is not None:
+                looks[result.input.path] = result.look
+                if result.look.format is not None:
+                    formats[result.input.path] = result.look.format
+    exact = units_of(files, looks)
+    if exact == units:
+        return units, done
+    ready = {tuple(unit): batch for unit, batch in zip(units, done, strict=True)}
+    missing = [unit for unit in exact if tuple(unit) not in ready]
+    again = replace(plan, looks=frozenset())
+    size = total_size([file for part in missing for file in part])
+    for unit, batch in zip(missing, _run(missing, again, options, size), strict=True):
+        ready[tuple(unit)] = batch
+    return exact, [ready[tuple(unit)] for unit in exact]
+
+
+def _narrow(results: list[FileResult], plan: FilePlan, final: FilePlan) -> bool:
+    """Make ``results``, made with ``plan``, what ``final`` would have made, when ``plan``
+    expected at least as much (it then made every summary and port table ``final`` makes,
+    and maybe more); False when it expected less (the run must start again)."""
+    if not final.available <= plan.available or replace(
+            plan, summary_rule_ids=final.summary_rule_ids, topology=final.topology,
+            available=final.available, looks=final.looks) != final:
+        return False
+    if plan.summary_rule_ids != final.summary_rule_ids:
+        wanted = set(final.summary_rule_ids)
+        for result in results:
+            result.summaries = {rule_id: items for rule_id, items in result.summaries.items()
+                                if rule_id in wanted}
+    if plan.topology and not final.topology:
+        for result in results:
+            result.ports, result.ib_names = {}, {}
+    return True
 
 
 def _build_models(available: frozenset[str]) -> None:
@@ -371,7 +442,7 @@ def _build_models(available: frozenset[str]) -> None:
 
 
 def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type[Rule]],
-          available: frozenset[str]) -> FilePlan:
+          available: frozenset[str], looks: frozenset[str] = frozenset()) -> FilePlan:
     # Fabric rules that work from per-device summaries let the device models stay in the
     # workers; only the others need every device shipped back whole. A summary is computed
     # only where the inputs bring what its rule compares.
@@ -389,6 +460,7 @@ def _plan(options: LintOptions, rules: list[type[Rule]], fabric_rules: list[type
         ib_ports=keep_devices or any(getattr(r, "reads_ib_ports", False) for r in rules),
         references=keep_devices or options.digest is not None
         or any(getattr(r, "reads_references", False) for r in rules),
+        looks=looks,
     )
 
 

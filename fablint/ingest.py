@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fablint.collect import snapshot
@@ -44,6 +44,9 @@ class FileOutcome:
     """The other files of a multi-file device (SONiC config_db.json + qos.json + …)."""
     ib_nodes: list[IbNode] = field(default_factory=list)
     """InfiniBand nodes of a discovery dump."""
+    look: Look | None = None
+    """What grouping learns of the file (``group_units``), when the parse was asked to look
+    (a speculated unit: ``look_first``)."""
 
     @property
     def inputs(self) -> list[InputFile]:
@@ -66,7 +69,7 @@ GROUP_PARALLEL_FILES = 64
 
 
 @dataclass(frozen=True)
-class _Look:
+class Look:
     """What grouping learns of one file from its head (and, for SONiC, its text)."""
 
     group: str | None
@@ -91,8 +94,38 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None,
     ``jobs`` processes; what detection found there is remembered here, so that the parse
     workers (forked later) do not sniff the same heads again.
     """
+    looks = _look([path for path, _ in files if _may_merge(path)], forced, formats, jobs)
+    return units_of(files, looks)
+
+
+def look_first(files: list[tuple[str, bool]], forced: str | None = None,
+               formats: dict[str, str] | None = None, jobs: int | None = None,
+               ) -> tuple[dict[str, Look], frozenset[str]]:
+    """``group_units``' looks at the files, except the JSON files, which are left to the
+    parse (``speculated``: each a unit of its own until its parse says otherwise, see
+    ``units_of``). Grouping read each SONiC document's head and then its whole text before
+    the workers read it again; the parse reads it once and tells what grouping would have
+    learnt (``FileOutcome.look``). Returns the looks and the speculated files."""
     wanted = [path for path, _ in files if _may_merge(path)]
-    looks: dict[str, _Look] = {}
+    json_files: dict[str, list[str]] = {}
+    for path in wanted:
+        if path.lower().endswith(".json"):
+            json_files.setdefault(str(Path(path).parent), []).append(path)
+    speculated = frozenset(path for paths in json_files.values()
+                           if len(paths) >= SPECULATED_FOLDER_FILES for path in paths)
+    return _look([p for p in wanted if p not in speculated], forced, formats, jobs), speculated
+
+
+SPECULATED_FOLDER_FILES = 8
+"""JSON files a folder must hold for ``look_first`` to leave them to their parse: a folder of
+whole switches, where the speculation holds. A folder of one switch's fragments (config_db.json,
+qos.json, buffers.json) is looked at first as before: its fragments would be parsed twice."""
+
+
+def _look(wanted: list[str], forced: str | None, formats: dict[str, str] | None,
+          jobs: int | None) -> dict[str, Look]:
+    """The looks at ``wanted`` (``_look_task``), in ``jobs`` processes when there are many."""
+    looks: dict[str, Look] = {}
     if wanted:
         tasks = [(path, forced, formats is not None) for path in wanted]
         size = total_size([(path, False) for path in wanted]) if len(wanted) >= \
@@ -102,12 +135,17 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None,
             looks[path] = look
             if look.sniffed:
                 remember_sniffs(look.sniffed)
+            if look.format is not None and formats is not None:
+                formats[path] = look.format
+    return looks
+
+
+def units_of(files: list[tuple[str, bool]], looks: dict[str, Look]) -> list[Unit]:
+    """The units of ``files`` given the looks at them (a file without one is a unit alone)."""
     units: list[Unit] = []
     by_folder: dict[tuple[str, str], Unit] = {}
     for path, explicit in files:
         look = looks.get(path)
-        if look is not None and look.format is not None and formats is not None:
-            formats[path] = look.format
         name = look.group if look is not None else None
         if name is None:
             units.append([(path, explicit)])
@@ -124,7 +162,7 @@ def group_units(files: list[tuple[str, bool]], forced: str | None = None,
 
 
 def _split_devices(unit: Unit, grouped: dict[tuple[str, str], Unit],
-                   looks: dict[str, _Look]) -> list[Unit]:
+                   looks: dict[str, Look]) -> list[Unit]:
     """A folder of whole SONiC switches as one unit per switch, so that they are parsed in
     parallel: only when every document certainly names its own hostname, which is all that
     merging goes by then (``fablint.parsers.sonic._group``). Any doubt keeps the unit."""
@@ -147,17 +185,28 @@ def _may_merge(path: str) -> bool:
     return suffix in MERGEABLE_SUFFIXES or suffix not in HOST_NEVER_SUFFIXES
 
 
-def _look_task(task: tuple[str, str | None, bool]) -> _Look:
+def _look_task(task: tuple[str, str | None, bool]) -> Look:
     path, forced, want_format = task
+    look = _look_head(path, forced, want_format)
+    if look.group == "sonic":
+        with contextlib.suppress(InputError):
+            look = _with_host(look, read_text(Path(path)))
+    return replace(look, sniffed=take_sniffs())
+
+
+def _look_head(path: str, forced: str | None, want_format: bool = True) -> Look:
+    """What grouping learns of a file from its head (``Look`` without the host)."""
     formats: dict[str, str] | None = {} if want_format else None
     group = _mergeable_format(path, forced, formats)
-    host = None
-    if group == "sonic":
-        from fablint.parsers.sonic import certain_hostname
+    return Look(group, (formats or {}).get(path))
 
-        with contextlib.suppress(InputError):
-            host = certain_hostname(read_text(Path(path)))
-    return _Look(group, (formats or {}).get(path), host, take_sniffs())
+
+def _with_host(look: Look, text: str) -> Look:
+    """``look`` of a SONiC document with the hostname it certainly names (``text``: its
+    whole text, as ``read_text`` gives it)."""
+    from fablint.parsers.sonic import certain_hostname
+
+    return replace(look, host=certain_hostname(text))
 
 
 def _mergeable_format(path: str, forced: str | None,
@@ -223,11 +272,13 @@ def provisions(files: list[tuple[str, bool]], formats: dict[str, str],
     return {PROVIDES[f] for f in formats.values() if f in PROVIDES}
 
 
-def parse_unit(unit: Unit, forced: str | None = None) -> FileOutcome | list[FileOutcome]:
-    """Parse a unit. One file: its outcome. Several: the merged outcome plus one outcome for
-    each file that could not be read. Never raises."""
+def parse_unit(unit: Unit, forced: str | None = None,
+               look: bool = False) -> FileOutcome | list[FileOutcome]:
+    """Parse a unit. One file: its outcome (with ``look``, also what grouping would learn of
+    it: ``FileOutcome.look``). Several: the merged outcome plus one outcome for each file
+    that could not be read. Never raises."""
     if len(unit) == 1:
-        return parse_file(unit[0][0], unit[0][1], forced)
+        return parse_file(unit[0][0], unit[0][1], forced, look)
     readable: list[tuple[InputFile, str]] = []
     failed: list[FileOutcome] = []
     for path, explicit in unit:
@@ -378,10 +429,15 @@ def _foreign_xml(path: str) -> bool:
     return HEAD.search(read_head(Path(path))) is None
 
 
-def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutcome:
-    """Read, recognise and parse one file. Never raises: failures become problems."""
+def parse_file(path: str, explicit: bool, forced: str | None = None,
+               look: bool = False) -> FileOutcome:
+    """Read, recognise and parse one file. Never raises: failures become problems. With
+    ``look``, the outcome also tells what grouping would learn of the file (``_look_task``),
+    from the one read of its text."""
     info = made(InputFile, {"path": path, "explicit": explicit})
     outcome = FileOutcome(info)
+    if look:
+        outcome.look = _look_head(path, forced)
     try:
         if not explicit and not forced and _foreign_xml(path):
             return outcome
@@ -389,6 +445,8 @@ def parse_file(path: str, explicit: bool, forced: str | None = None) -> FileOutc
     except InputError as exc:
         outcome.problems.append(_input_problem(path, exc))
         return outcome
+    if outcome.look is not None and outcome.look.group == "sonic":
+        outcome.look = _with_host(outcome.look, text)
     info.bytes = len(text)
     info.secrets = find_secrets(text)
     detection = detect(text, forced or snapshot.format_for(path, text))

@@ -1675,7 +1675,7 @@ def certain_hostname(text: str) -> str | None:
     switches one switch at a time (in parallel) rather than as one merge group: a document
     that names its own hostname joins only the documents naming the same one (``_group``).
     """
-    if ("\x00" in text or "\\u" in text or text.count("hostname") != 1
+    if ("\x00" in text or ("\\" in text and "\\u" in text) or text.count("hostname") != 1
             or text.count("DEVICE_METADATA") != 1 or not text.lstrip().startswith("{")
             or not text.rstrip().endswith("}")):
         return None
