@@ -571,3 +571,20 @@ def test_headroom_estimate_is_below_nvidias_own_table(corpus: Path) -> None:
     # The 400G rows are where a copied profile hurts: 5 m needs about 69 KB, 300 m about 215 KB.
     assert headroom_estimate(400_000, 5, 9100) == 69487
     assert headroom_estimate(400_000, 300, 9100) == 214985
+
+
+def test_a_queue_key_without_a_port_is_reported_after_one_with_an_empty_port() -> None:
+    """``|3`` names no port (nothing to say) and ``3`` is no ``PORT|ID`` key at all: the ports
+    a key names are looked up by the text before its last ``|``, which is empty for both, so
+    the first must not stand in for the second (a fast path once answered ``3`` from ``|3``)."""
+    data = {"PORT": {"Ethernet0": {"admin_status": "up"}},
+            "SCHEDULER": {"s0": {"type": "DWRR", "weight": "1"}},
+            "QUEUE": {"|3": {"scheduler": "s0"}, "3": {"scheduler": "s0"},
+                      "Ethernet0|3": {"scheduler": "s0"}},
+            "BUFFER_PG": {"|3": {"profile": "NULL"}, "3": {"profile": "NULL"}}}
+    device, result = _doc(data)
+    said = [p.message for p in result.problems]
+    assert "QUEUE|3: key is not PORT|ID; ignored" in said
+    assert "BUFFER_PG|3: key is not PORT|ID; ignored" in said
+    assert not any(m.startswith(("QUEUE||3", "BUFFER_PG||3")) for m in said)
+    assert list(device.interfaces["Ethernet0"].qos.queues) == [3]

@@ -733,8 +733,8 @@ class _SonicBuilder:
         self.target_cache: dict[tuple[str, str], tuple[str | None, Row | None]] = {}
         self.mode_cache: dict[str, tuple[str | None, str | None]] = {}
         self.ids_cache: dict[str, list[int]] = {}
-        self.ports_cache: dict[str, list[tuple[Obj, list[int]]]] = {}
-        """``local_ports`` of a key whose ports all exist (the ids lists are read only)."""
+        self.ports_cache: dict[str, tuple[list[Obj], list[int]]] = {}
+        """``local_ports`` of a key whose ports all exist (the lists are read only)."""
         self.port_lists: dict[str, list[Obj]] = {}
         """The ports of the ``PORTS`` part of such a key (``Ethernet0`` in ``Ethernet0|3``)."""
         self.priorities_cache: dict[str, list[int]] = {}
@@ -818,15 +818,15 @@ class _SonicBuilder:
         self.record(kind, name, f"{row.table}|{row.key}", ref, target is not None)
         return target, ref
 
-    def local_ports(self, row: Row) -> list[tuple[Obj, list[int]]]:
+    def local_ports(self, row: Row) -> tuple[list[Obj], list[int]]:
         """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
         key = row.key
         parts = key.split("|")
         if len(parts) < 2:
             self.problem(row.src, f"{row.owner}: key is not PORT|ID; ignored")
-            return []
+            return [], []
         if len(parts) > 2 and not self.is_local(parts[:-2]):
-            return []  # a VOQ system port of another linecard or ASIC
+            return [], []  # a VOQ system port of another linecard or ASIC
         ids = self.ids_cache.get(parts[-1])  # the same few spellings on every port
         if ids is None:
             try:
@@ -835,23 +835,23 @@ class _SonicBuilder:
             except ValueError:
                 self.problem(row.src, f"{row.owner}: {parts[-1]!r} is not a list of ids in "
                                       f"0-{MAX_QUEUE_ID}; ignored")
-                return []
+                return [], []
             self.ids_cache[parts[-1]] = ids
-        found = []
+        ifaces = []
         missing = False
         for port in _port_list(parts[-2]):
             iface = self.port(row, port)
             if iface is not None:
-                found.append((iface, ids))
+                ifaces.append(iface)
             else:
                 missing = True
         if not missing:  # a key naming a missing port records its reference for each row
-            self.ports_cache[key] = found
+            self.ports_cache[key] = ifaces, ids
             if len(parts) == 2:
-                self.port_lists[parts[-2]] = [iface for iface, _ in found]
-        return found
+                self.port_lists[parts[-2]] = ifaces
+        return ifaces, ids
 
-    def keyed_rows(self, table: str) -> Iterator[tuple[Row, Iterable[tuple[Obj, list[int]]]
+    def keyed_rows(self, table: str) -> Iterator[tuple[Row, tuple[list[Obj], list[int]]
                                                         | None]]:
         """The rows of a QUEUE or BUFFER_* table, each with the ports and ids its key names
         when that is known without a word (a key whose ports were all found before: most of
@@ -863,10 +863,11 @@ class _SonicBuilder:
             found = ports_cache.get(key)
             if found is None:
                 ports, _, id_text = key.rpartition("|")
-                ifaces = port_lists.get(ports)
-                ids = ids_cache.get(id_text)
-                if ifaces is not None and ids is not None:
-                    found = zip(ifaces, repeat(ids))
+                if ports:  # (no port: ``local_ports`` has a word to say)
+                    ifaces = port_lists.get(ports)
+                    ids = ids_cache.get(id_text)
+                    if ifaces is not None and ids is not None:
+                        found = ifaces, ids
             yield row, found
 
     def is_local(self, prefix: list[str]) -> bool:
@@ -1305,21 +1306,22 @@ class _SonicBuilder:
         # Every port's rows name the same scheduler and profile: what a spelling resolves to
         # is worked out once (``queue_plan``), then only the row's references and queues
         # are made, in one loop.
-        plans: dict[tuple[str | None, str | None], _QueuePlan] = {}
+        plans: dict[tuple[Any, Any, type, type], _QueuePlan] = {}
         add = self.record
         # A resolved reference of a kind recorded already is not recorded again (``record``):
         # tested here, so that most rows make no owner text and no call.
         seen = self.resolved_kinds if not self.every_reference else ()
         for row, found in self.keyed_rows("QUEUE"):
             _, key, fields, src, lines, merged = row
-            scheduler, wred = spelled = (fields.get("scheduler"), fields.get("wred_profile"))
-            plain = ((scheduler is None or scheduler.__class__ is str)
-                     and (wred is None or wred.__class__ is str))
-            plan = plans.get(spelled) if plain else None  # type: ignore[arg-type]
-            if plan is None:
+            scheduler, wred = fields.get("scheduler"), fields.get("wred_profile")
+            # (the classes too: 1 and True are one key, and read differently)
+            spelled = (scheduler, wred, scheduler.__class__, wred.__class__)
+            try:
+                plan = plans[spelled]
+            except KeyError:
+                plan = plans[spelled] = self.queue_plan(row)
+            except TypeError:  # a list or an object: not a key, and rare
                 plan = self.queue_plan(row)
-                if plain:
-                    plans[spelled] = plan  # type: ignore[index]
             refs: dict[str, SourceRef] = {}
             for field_name, kind, name, resolved, targets in plan.links:
                 line = lines.get(field_name) if merged is None else None
@@ -1329,7 +1331,8 @@ class _SonicBuilder:
                     add(kind, name, "QUEUE|" + key, ref, resolved)
                 for target in targets:
                     refs[target] = ref
-            for iface, ids in found if found is not None else self.local_ports(row):
+            ifaces, ids = found if found is not None else self.local_ports(row)
+            for iface in ifaces:
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
                     queues[queue_id] = _queue(queue_id, src, refs, plan)
@@ -1466,7 +1469,8 @@ class _SonicBuilder:
             for row, found in self.keyed_rows(table):
                 name, ref = self.assignment(row)
                 assignment: BufferAssignment | None = None
-                for iface, ids in found if found is not None else self.local_ports(row):
+                ifaces, ids = found if found is not None else self.local_ports(row)
+                for iface in ifaces:
                     if assignment is None:  # made once, shared by the row's PGs/queues
                         assignment = _buffer_assignment(row.src, name, ref)
                     for n in ids:
