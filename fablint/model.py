@@ -1486,6 +1486,7 @@ class Topology(_Model):
     _views_of: tuple[Any, ...] | None = PrivateAttr(default=None)
     _adjacent: tuple[tuple[int, int], dict[str, set[str]]] | None = PrivateAttr(default=None)
     _pairs: tuple[tuple[int, int], list[tuple[str, str]]] | None = PrivateAttr(default=None)
+    _roots: tuple[tuple[int, int], dict[str, str]] | None = PrivateAttr(default=None)
     issues: list[CablingIssue] = Field(default_factory=list)
     bisection: Bisection | None = None
     internal: list[Cable] = Field(default_factory=list)
@@ -1556,6 +1557,15 @@ class Topology(_Model):
         if self._adjacent is None or self._adjacent[0] != state:
             self._adjacent = (state, self._adjacency())
         return self._adjacent[1]
+
+    def roots(self) -> dict[str, str]:
+        """Each cabled node's component representative (``joined`` of ``adjacency``): the
+        separate fabrics, which several rules ask for. Like ``adjacency`` it depends on the
+        cables only; read it, never change it."""
+        state = (id(self.cables), len(self.cables))
+        if self._roots is None or self._roots[0] != state:
+            self._roots = (state, joined(self.adjacency()))
+        return self._roots[1]
 
     def found_adjacency(self, adjacent: dict[str, set[str]]) -> None:
         """Take ``adjacent`` as the adjacency of the cables as they are now (what

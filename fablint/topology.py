@@ -313,6 +313,25 @@ def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends
             yield link, renamed[0], renamed[1]
 
 
+def _ib_named(links: list[Link], names: dict[str, IbName], view: IbView) -> list[Link]:
+    """``links`` with their IB ends named (``_ib_ends``); a link that names no IB node (an
+    LLDP one: most of a mixed fabric's) is kept as it is, not copied nor asked about."""
+    namer = _IbNamer(names, view)
+    ends, known = namer.ends, namer.names
+    out: list[Link] = []
+    for link in links:
+        a, b = link.a, link.b
+        if a.device not in known and b.device not in known:
+            out.append(link)
+            continue
+        renamed = ends(link)
+        if renamed is not None:
+            new_a, new_b = renamed
+            out.append(link if new_a is a and new_b is b else
+                       replaced(link, {"a": new_a, "b": new_b}))
+    return out
+
+
 _Plan = tuple[str, str | None, str | None]
 """How the ends of an IB node are named: (device, NIC, chip)."""
 
@@ -436,9 +455,7 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         topo.found_index(index)
         topo.found_pairs(pairs)
     else:
-        # (a link that names no IB node, an LLDP one, is kept as it is: not copied)
-        view.links = [link if a is link.a and b is link.b else replaced(link, {"a": a, "b": b})
-                      for link, a, b in _ib_ends(links, ib, view)] if ib else links
+        view.links = _ib_named(links, ib, view) if ib else links
         claims, dropped, owners, names = _claims(view.links, ports, policy)
         topo = Topology(management_links=dropped)
         for name in ports:
@@ -553,8 +570,16 @@ def _without_management(links: list[Link], ports: dict[str, PortTable],
     by the profile's ``topology.management_ports``; ``eth0`` only on the near end, and only
     when that device is a switch (its configuration was read, or its own LLDP table shows
     switch ports), since ``eth0`` of a server is a data port."""
-    switches = set(ports) | {link.a.device for link in links
-                             if link.origin == "lldp" and _SWITCH_PORT.match(link.a.interface)}
+    switch_port: dict[str, bool] = {}  # (a few dozen port names on 60,000 LLDP links)
+    switches = set(ports)
+    for link in links:
+        if link.origin == "lldp":
+            port = link.a.interface
+            known = switch_port.get(port)
+            if known is None:
+                known = switch_port[port] = bool(_SWITCH_PORT.match(port))
+            if known:
+                switches.add(link.a.device)
     return _OutOfBand([re.compile(p, re.I) for p in policy.topology.management_ports],
                       switches)
 
@@ -730,9 +755,17 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     if compared:  # each claim's (near, far) key, all before the first comparison
         ends = []
         for claim in claims:
-            end = _ends_key(claim, keys)
-            ends.append(end)
-            by_port[end[0]].append((claim, end[1]))
+            near, far = claim.near, claim.far  # (``_ends_key``, inline)
+            near_key = keys.get(near.interface)
+            if near_key is None:
+                near_key = keys[near.interface] = port_key(near.interface)
+            far_key = keys.get(far.interface)
+            if far_key is None:
+                far_key = keys[far.interface] = port_key(far.interface)
+            near_end = (near.device, near_key)
+            far_end = (far.device, far_key)
+            ends.append((near_end, far_end))
+            by_port[near_end].append((claim, far_end))
     speaking = {name for name, node in topo.nodes.items() if node.has_lldp}
     """Devices whose own LLDP table was read: only their silence means something."""
     # A cable is keyed by its two ends' keys in sorted order (as a frozenset of them would

@@ -161,7 +161,10 @@ def _cabling(ctx: Context) -> tuple[set[str], Callable[[str], str]]:
     """The names cables and links reach, and each one's component: the same for every rule
     that compares (a mixed fabric has 150,000 cables and links)."""
     topology = ctx.fabric.topology
-    pairs = [(c.a.device, c.b.device) for c in topology.cables] if topology else []
+    if topology is not None and not ctx.fabric.links:
+        roots = topology.roots()  # (the cables' components: the topology rules' too)
+        return set(roots), roots.__getitem__
+    pairs = list(topology.device_pairs()) if topology else []
     pairs += [(link.a.device, link.b.device) for link in ctx.fabric.links]
     roots = component_roots(pairs)
     return set(roots), roots.__getitem__

@@ -14,7 +14,7 @@ from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
 from fablint.findings import Finding, FixIntent, Severity
-from fablint.model import Cable, Device, SourceRef, Topology, components, joined
+from fablint.model import Cable, Device, SourceRef, Topology, components
 
 _NIC_INDEX = re.compile(r"^(?:mlx\d+_|eth|ib|ens\d+f|enp\d+s\d+f(?:\d+np)?|rdma|nic|hca-?)(\d+)$",
                         re.I)
@@ -97,7 +97,7 @@ def _fabrics(topo: Topology, ctx: Context) -> list[set[str]]:
     several, such as a front-end and a back-end network, which are judged apart)."""
 
     def compute() -> list[set[str]]:
-        find = joined(topo.adjacency()).__getitem__
+        find = topo.roots().__getitem__
         groups: dict[str, set[str]] = defaultdict(set)
         for name in topo.nodes:
             groups[find(name)].add(name)
@@ -194,8 +194,11 @@ class LeafOversubscription(TopologyRule):
     def _slow_uplinks_only(topo: Topology, name: str, down: int, limit: float) -> bool:
         """The leaf would be within the limit if its IB uplinks all ran at the rate its fastest
         one trained at: a link trained below its rate is the cause (IB002 reports it)."""
+        cables = topo.cables_of(name)
+        if all(c.origin in ("lldp", "config") for c in cables):
+            return False  # (so are its uplinks: the test below, without finding them)
         tier = topo.nodes[name].tier or 0
-        ups = [c for c in topo.cables_of(name) if c.speed_mbps
+        ups = [c for c in cables if c.speed_mbps
                and (topo.nodes[_other(c, name)].tier or 0) > tier]
         if not ups or all(c.origin in ("lldp", "config") for c in ups):
             return False
