@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from functools import partial
-from itertools import accumulate, islice
+from functools import cache, partial
+from itertools import accumulate, islice, repeat
 from pathlib import Path
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from fablint.checks import REGISTRY, Context, Rule
 from fablint.checks.base import DeviceSummary, FabricRule, fold_consequences
@@ -41,6 +41,7 @@ from fablint.ingest import (
 )
 from fablint.model import (
     Device,
+    Endpoint,
     Fabric,
     IbNode,
     InputFile,
@@ -54,6 +55,7 @@ from fablint.parallel import gc_paused, map_files
 from fablint.parsers.base import LINE_CHUNK, line_chunks, one_resolved_reference_per_kind
 from fablint.parsers.detect import InputError, read_text
 from fablint.policy import Policy
+from fablint.trusted import bare
 
 if TYPE_CHECKING:
     from fablint.intent import Intent
@@ -205,6 +207,115 @@ class FileResult(FileOutcome):
     digests: dict[str, object] = field(default_factory=dict)
     """Device -> ``FilePlan.digest`` of it, when one is asked for."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with each port table as columns of plain tuples (``_pack_ports``): a
+        worker sends a row and two source references a port, and a named tuple pickles
+        through a Python ``__getnewargs__`` and unpickles through a Python ``__new__``."""
+        state = dict(self.__dict__)
+        ports = state.pop("ports")
+        links = state.pop("links")
+        return (_restore_result, (state, _pack_ports(ports) if ports else ports,
+                                  _pack_links(links) if links else links))
+
+
+_new_tuple = tuple.__new__
+_NONE = type(None)
+
+
+def _pack_ports(ports: dict[str, PortTable]) -> dict[str, object]:
+    """Each port table as (port names, its columns, which columns hold source references);
+    a table that is not made of ``PortRow`` tuples alone is kept as it is."""
+    from fablint.topology import PortRow
+
+    packed: dict[str, object] = {}
+    for device, table in ports.items():
+        rows = list(table.values())
+        if not rows or set(map(type, rows)) != {PortRow}:
+            packed[device] = table
+            continue
+        columns: list[Sequence[object]] = list(zip(*rows, strict=True))
+        refs = []
+        for index in _ref_columns(PortRow):
+            column = columns[index]
+            if set(map(type, column)) <= {SourceRef, _NONE}:
+                columns[index] = [ref and tuple(ref) for ref in column]  # type: ignore[misc]
+                refs.append(index)
+        packed[device] = (list(table), columns, refs)
+    return packed
+
+
+@cache
+def _ref_columns(row: type[tuple[object, ...]]) -> tuple[int, ...]:
+    """The fields of a named tuple that may hold a SourceRef (by their annotations)."""
+    hints = getattr(row, "__annotations__", {})
+    return tuple(index for index, name in enumerate(row._fields)  # type: ignore[attr-defined]
+                 if "SourceRef" in str(hints.get(name, "")))
+
+
+_LINK_FIELDS = tuple(Link.__pydantic_fields__)
+_ENDS = (_LINK_FIELDS.index("a"), _LINK_FIELDS.index("b"))
+_END_FIELDS = tuple(Endpoint.__pydantic_fields__)
+
+
+def _pack_links(links: list[Link]) -> object:
+    """The links as rows of plain values (each object's field values and its set of given
+    names; the ends' in the link's row): a link and its two ends would each pickle through
+    pydantic's Python ``__getstate__`` (an LLDP table sends tens of them). Links of any other
+    form are kept as they are."""
+    if set(map(type, links)) != {Link}:
+        return links
+    rows = []
+    a_at, b_at = _ENDS
+    for link in links:
+        values = link.__dict__
+        a, b = values["a"], values["b"]
+        if (a.__class__ is not Endpoint or b.__class__ is not Endpoint
+                or tuple(values) != _LINK_FIELDS or link.__pydantic_extra__ is not None
+                or link.__pydantic_private__ is not None):
+            return links
+        row = list(values.values())
+        row[a_at] = tuple(a.__dict__.values())
+        row[b_at] = tuple(b.__dict__.values())
+        rows.append((row, link.__pydantic_fields_set__, a.__pydantic_fields_set__,
+                     b.__pydantic_fields_set__))
+    return _PackedLinks(rows)
+
+
+class _PackedLinks(list[tuple[list[Any], set[str], set[str], set[str]]]):
+    """Links as ``_pack_links`` sends them."""
+
+
+def _unpack_links(rows: _PackedLinks) -> list[Link]:
+    links = []
+    a_at, b_at = _ENDS
+    for row, given, a_given, b_given in rows:
+        row[a_at] = bare(Endpoint, dict(zip(_END_FIELDS, row[a_at], strict=True)), a_given)
+        row[b_at] = bare(Endpoint, dict(zip(_END_FIELDS, row[b_at], strict=True)), b_given)
+        links.append(bare(Link, dict(zip(_LINK_FIELDS, row, strict=True)), given))
+    return links
+
+
+def _restore_result(state: dict[str, Any], packed: dict[str, object],
+                    links: object) -> FileResult:
+    from fablint.topology import PortRow
+
+    result = FileResult.__new__(FileResult)
+    result.__dict__.update(state)
+    result.links = (_unpack_links(links) if isinstance(links, _PackedLinks)
+                    else links)  # type: ignore[assignment]
+    ports: dict[str, PortTable] = {}
+    for device, value in packed.items():
+        if not isinstance(value, tuple):
+            ports[device] = value  # type: ignore[assignment]
+            continue
+        names, columns, refs = value
+        for index in refs:
+            columns[index] = [ref and _new_tuple(SourceRef, ref) for ref in columns[index]]
+        rows = map(_new_tuple, repeat(PortRow), zip(*columns, strict=True))
+        ports[device] = dict(zip(names, rows, strict=True))
+    result.ports = ports
+    return result
+
 
 def analyse_unit(task: tuple[Unit, FilePlan]) -> list[FileResult]:
     """Parse one unit (a file, or the files of one split device) and run the per-device rules
@@ -303,11 +414,15 @@ def _analyse(outcome: FileOutcome, plan: FilePlan) -> FileResult:
         raw.extend(REGISTRY[rule_id]().check(ctx))
     raw = fold_consequences(raw)  # a finding another one explains is folded into its cause
     summaries: dict[str, list[DeviceSummary]] = {}
+    # a device's summary without facts, one object for every rule that has none of it (most
+    # topology rules): pickled once
+    nothing = {d.name: DeviceSummary.of(d, None) for d in outcome.devices} \
+        if plan.summary_rule_ids else {}
     for rule_id in plan.summary_rule_ids:
         rule = REGISTRY[rule_id]()
         assert isinstance(rule, FabricRule)
-        summaries[rule_id] = [DeviceSummary.of(d, rule.summarize(d, ctx))
-                              for d in outcome.devices]
+        summaries[rule_id] = [DeviceSummary.of(d, facts) if (facts := rule.summarize(d, ctx))
+                              is not None else nothing[d.name] for d in outcome.devices]
     suppressions = [s for d in outcome.devices for s in d.suppressions]
     kept, used, suppressed = _suppress(raw, suppressions)
     digests = {d.name: plan.digest(d, ctx) for d in outcome.devices} if plan.digest else {}

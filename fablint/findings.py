@@ -35,6 +35,10 @@ class FixIntent:
     action: str
     params: dict[str, Any] = field(default_factory=dict)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (a slots dataclass pickles through dataclasses' Python __getstate__, field by field)
+        return (FixIntent, (self.action, self.params))
+
 
 @dataclass(frozen=True, slots=True)
 class LineEdit:
@@ -43,6 +47,9 @@ class LineEdit:
     line: int
     old: str
     new: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LineEdit, (self.line, self.old, self.new))
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,9 @@ class Place:
     file: str | None = None
     line: int | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Place, (self.object, self.file, self.line))
+
 
 @dataclass(frozen=True, slots=True)
 class Consequence:
@@ -63,6 +73,9 @@ class Consequence:
     rule: str
     object: str
     message: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Consequence, (self.rule, self.object, self.message))
 
 
 @dataclass(slots=True)
@@ -96,6 +109,15 @@ class Finding:
     or inside it (``Ethernet1`` covers ``Ethernet1 queue 3``; ``device:NAME`` covers a finding
     whose object is NAME, whatever it groups) is folded into this one by
     ``fablint.checks.base.fold_consequences``. Not reported itself."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the constructor's arguments, in field order: a worker sends every
+        finding to the parent, and a slots dataclass would otherwise go through dataclasses'
+        Python ``__getstate__`` (which looks up its fields on every call)."""
+        return (Finding, (self.rule, self.name, self.severity, self.category, self.message,
+                          self.device, self.object, self.file, self.line, self.fix, self.edit,
+                          self.intent, self.related, self.vendor, self.objects, self.places,
+                          self.consequences, self.explains))
 
     def fingerprint(self) -> str:
         """Identity that survives line shifts, file moves and rewording: rule, device, object.

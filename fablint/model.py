@@ -639,6 +639,10 @@ def _eos_default_dscp_map() -> dict[int, int]:
     return {dscp: cos_to_tc.get(dscp >> 3, dscp >> 3) for dscp in range(64)}
 
 
+CARRIED_CHAINS = 256
+"""Distinct classification chains whose ``dscps_by_priority`` a process keeps."""
+_CARRIED: dict[tuple[object, ...], dict[int, list[int]]] = {}
+
 DEFAULT_TRAFFIC_CLASS = 0
 """The class of traffic that no map classifies (the port default: SONiC TC 0, NX-OS qos-group
 0): the default, best-effort class. EOS resolves every DSCP through its default map."""
@@ -698,13 +702,38 @@ class ClassMaps(Located):
     def dscps_by_priority(self) -> dict[int, list[int]]:
         """PFC priority -> the DSCPs whose traffic class it pauses, over all 64 DSCPs (defaults
         and unclassified traffic resolved): what traffic PFC on a priority would hold back.
-        Where no-drop is per class, a priority pauses only the no-drop classes paused with it."""
+        Where no-drop is per class, a priority pauses only the no-drop classes paused with it.
+
+        One dict for every chain with the values it reads (the switches of a fabric mostly
+        share their maps): callers must not change it."""
+        no_drop = self.no_drop_classes
+        key = (tuple(self.dscp_to_tc.items()), self.dscp_to_tc_default,
+               None if no_drop is None else frozenset(no_drop),
+               tuple(self.tc_to_pfc_priority.items()))
+        out = _CARRIED.get(key)
+        if out is None:
+            if len(_CARRIED) >= CARRIED_CHAINS:
+                _CARRIED.clear()
+            out = _CARRIED[key] = self._dscps_by_priority()
+        return out
+
+    def _dscps_by_priority(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
+        # class_of_dscp and pfc_priority_of inlined: 64 DSCPs a map chain
+        explicit = self.dscp_to_tc
+        platform = (DEFAULT_DSCP_MAPS.get(self.dscp_to_tc_default, {})
+                    if self.dscp_to_tc_default is not None else {})
+        no_drop = self.no_drop_classes
+        to_priority = self.tc_to_pfc_priority
         for dscp in range(64):
-            tc = self.class_of_dscp(dscp)
-            if self.no_drop_classes is not None and tc not in self.no_drop_classes:
+            tc = explicit.get(dscp)
+            if tc is None:
+                tc = platform.get(dscp)
+                if tc is None:
+                    tc = DEFAULT_TRAFFIC_CLASS
+            if no_drop is not None and tc not in no_drop:
                 continue
-            out.setdefault(self.pfc_priority_of(tc), []).append(dscp)
+            out.setdefault(to_priority.get(tc, tc), []).append(dscp)
         return out
 
     def class_is_no_drop(self, tc: int, active: set[int]) -> bool:

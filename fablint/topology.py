@@ -123,20 +123,23 @@ def port_table(device: Device) -> PortTable:
     """The few facts per port that cabling checks compare across a cable (small to ship)."""
     table: PortTable = {}
     interfaces = device.interfaces
+    new = tuple.__new__  # a row without PortRow's Python __new__ (every port of every device)
     for name, iface in interfaces.items():
         if iface.kind not in ("physical", "port-channel"):
             continue
         owner = interfaces.get(iface.port_channel) if iface.port_channel else None
         mtu = iface.mtu if iface.mtu is not None or owner is None else owner.mtu
         qos = iface.qos
+        pfc = qos.pfc
+        trust = qos.trust
         peer = iface.neighbor
-        table[name] = PortRow(
+        table[name] = new(PortRow, (
             iface.speed_mbps, mtu, iface.admin_up, iface.routed or bool(owner and owner.routed),
-            tuple(sorted(qos.pfc.active_priorities)),
-            str(qos.trust) if qos.trust is not None else None, iface.src,
+            tuple(sorted(pfc.no_drop)) if pfc.enabled else (),  # Pfc.active_priorities
+            str(trust) if trust is not None else None, iface.src,
             (peer.device, peer.interface) if peer else None,
             iface.field_src.get("neighbor") if peer else None, iface.alias,
-        )
+        ))
     return table
 
 

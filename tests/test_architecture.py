@@ -17,7 +17,7 @@ RULE_MODULE_IMPORTS = {
     "fablint.checks.base",
 }
 STDLIB_OK = {"__future__", "collections", "collections.abc", "dataclasses", "itertools", "re",
-             "typing", "math", "enum", "functools"}
+             "typing", "math", "enum", "functools", "operator"}
 
 
 def _imports(path: Path) -> set[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from fablint.findings import CATEGORIES, Consequence, Finding, FixIntent, Place, Severity
-from fablint.model import Device, Fabric, Interface, SourceRef
+from fablint.model import ClassMaps, Device, Fabric, Interface, SourceRef
 from fablint.policy import Policy
 
 _ID = re.compile(r"^[A-Z]{2,4}\d{3}$")
@@ -95,6 +95,33 @@ class Context:
             return self._memo[key]  # type: ignore[return-value]
         value = self._memo[key] = compute()
         return value
+
+    def by_value(self, what: str, device: Device, key: Callable[[], Hashable],
+                 compute: Callable[[], T]) -> T:
+        """``compute()`` once per run for each ``key()``: for a value derived from the values
+        in the key alone, which ports with settings objects of their own share (each NX-OS
+        port holds its own copy of one classification chain). Callers must not change it.
+        On a device whose every port has settings of its own (``PortsAlone``) it is computed
+        each time: an entry a port would be kept for the whole lint."""
+        if id(device) in self._alone:
+            return compute()
+        full = ("by_value", what, key())
+        if full in self._memo:
+            return self._memo[full]  # type: ignore[return-value]
+        value = self._memo[full] = compute()
+        return value
+
+    def maps_key(self, maps: ClassMaps) -> int:
+        """A number for the values of a classification chain, not where they are written:
+        the same for two copies of one chain (for ``by_value`` keys; worked out once per
+        chain object)."""
+        key = ("maps_key", id(maps))
+        cached = self._memo.get(key)
+        if cached is None:
+            numbers: dict[tuple[object, ...], int] = self._memo.setdefault(  # type: ignore[assignment]
+                ("maps_key",), {})
+            cached = self._memo[key] = numbers.setdefault(maps_values(maps), len(numbers))
+        return cached  # type: ignore[return-value]
 
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.policy.ports.include]
@@ -239,13 +266,25 @@ class Context:
             return ((iface, value) for iface in groups.ports if (value := judge(iface)))
         found: dict[tuple[int, bool], T] = {}
         for ports in groups:
-            value = judge(ports[0])
+            first = ports[0]
+            value = judge(first)
             if value:
-                found[_qos_key(ports[0])] = value
+                found[id(first.qos), first.routed] = value  # _qos_key
         if not found:
             return []
         return [(iface, found[key]) for iface in self.fabric_ports(device, kinds)
-                if (key := _qos_key(iface)) in found]
+                if (key := (id(iface.qos), iface.routed)) in found]
+
+
+def maps_values(maps: ClassMaps) -> tuple[object, ...]:
+    """The values of a classification chain, not where they are written: equal for two
+    copies of one chain."""
+    no_drop = maps.no_drop_classes
+    return (maps.name, tuple(maps.dscp_to_tc.items()), maps.dscp_to_tc_default,
+            tuple(maps.cos_to_tc.items()), tuple(maps.tc_to_queue.items()),
+            tuple(maps.tc_to_pg.items()), tuple(maps.pfc_priority_to_queue.items()),
+            tuple(maps.pfc_priority_to_pg.items()), tuple(maps.tc_to_pfc_priority.items()),
+            None if no_drop is None else frozenset(no_drop))
 
 
 SWITCH_VENDORS = frozenset({"eos", "nxos", "sonic"})
@@ -337,7 +376,7 @@ def _by_qos(ports: Iterable[Interface]) -> Sequence[list[Interface]]:
         return PortsAlone(ports)
     groups: dict[tuple[int, bool], list[Interface]] = {}
     for iface in ports:
-        key = _qos_key(iface)
+        key = (id(iface.qos), iface.routed)  # _qos_key
         members = groups.get(key)
         if members is None:
             groups[key] = [iface]

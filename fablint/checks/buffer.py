@@ -71,9 +71,10 @@ def _protected(iface: Interface, ctx: Context) -> set[int]:
 def _lossless_pgs(device: Device, iface: Interface, priorities: set[int]) -> dict[int, set[int]]:
     """Priority group -> the PFC priorities of the port whose traffic it buffers."""
     maps = device.maps_for(iface)
+    to_priority = maps.tc_to_pfc_priority  # (ClassMaps.pfc_priority_of, for 8 classes)
     out: dict[int, set[int]] = {}
     for priority in priorities:
-        classes = [tc for tc in range(8) if maps.pfc_priority_of(tc) == priority] or [priority]
+        classes = [tc for tc in range(8) if to_priority.get(tc, tc) == priority] or [priority]
         for tc in classes:
             pg = maps.tc_to_pg.get(tc)
             if pg is None:
@@ -251,7 +252,6 @@ class LosslessPgForPfc(Rule):
                     entry = lossy.setdefault(assignment.src, (assignment, set(), why))
                     entry[1].update(priorities)
             suggestion = _suggest_pg_profile(device, iface) if missing or lossy else None
-            paused = _lossless_pgs(device, iface, pfc.active_priorities)  # may share an entry
             if missing:
                 priorities = set().union(*missing.values())
                 yield self.finding(
@@ -264,6 +264,8 @@ class LosslessPgForPfc(Rule):
                         "interface": iface.name, "pgs": sorted(missing), "profile": suggestion,
                     }),
                 )
+            # the priority groups the port pauses: a fix may set an entry they share
+            paused = _lossless_pgs(device, iface, pfc.active_priorities) if lossy else {}
             for src, (assignment, priorities, why) in lossy.items():
                 ids = _entry_ids(iface.buffer_pgs, src)
                 yield self.finding(

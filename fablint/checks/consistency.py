@@ -65,7 +65,9 @@ def tally(ctx: Context, device: Device, groups: Sequence[list[Interface]],
     """
     out: Facts = {}
     named: dict[int, list[Interface]] = {}
-    """id(usage) -> its first ports."""
+    """id(usage) -> its first ports, or candidates for them (``merged``)."""
+    merged: set[int] = set()
+    """ids of the usages whose candidates come from several sets, not yet in port order."""
     order: dict[int, int] = {}
     alone = isinstance(groups, PortsAlone)  # one port a group, in port order
     for ports in groups:
@@ -76,23 +78,30 @@ def tally(ctx: Context, device: Device, groups: Sequence[list[Interface]],
             usage = values.get(value)
             if usage is None:
                 values[value] = usage = Usage(len(ports), [], refs)
-                named[id(usage)] = ports[:MAX_NAMED_PORTS]
+                named[id(usage)] = ports[:MAX_NAMED_PORTS]  # a copy: extended below
                 continue
             usage.count += len(ports)
-            # A value that several sets share: merge their first ports in port order, unless
-            # the names kept are complete and all come first.
             kept = named[id(usage)]
             if alone:  # this port comes after every port kept: no order to look up
                 if len(kept) < MAX_NAMED_PORTS:
-                    named[id(usage)] = [*kept, ports[0]]
+                    kept.append(ports[0])
                 continue
-            order = order or ctx.port_order(device)
-            if len(kept) < MAX_NAMED_PORTS or order[id(ports[0])] < order[id(kept[-1])]:
-                named[id(usage)] = sorted([*kept, *ports[:MAX_NAMED_PORTS]],
-                                          key=lambda iface: order[id(iface)])[:MAX_NAMED_PORTS]
+            # A value that several sets share: the first ports of each set are candidates,
+            # put in port order once at the end (the first few of the union of the sets
+            # are among the first few of each).
+            kept.extend(ports[:MAX_NAMED_PORTS])
+            merged.add(id(usage))
+            if len(kept) > 8 * MAX_NAMED_PORTS:  # (a chassis of many sets: keep it short)
+                order = order or ctx.port_order(device)
+                kept.sort(key=lambda iface: order[id(iface)])
+                del kept[MAX_NAMED_PORTS:]
     for values in out.values():
         for usage in values.values():
-            usage.ports = [iface.name for iface in named[id(usage)]]
+            kept = named[id(usage)]
+            if id(usage) in merged:
+                order = order or ctx.port_order(device)
+                kept.sort(key=lambda iface: order[id(iface)])
+            usage.ports = [iface.name for iface in kept[:MAX_NAMED_PORTS]]
     return out
 
 
@@ -377,24 +386,28 @@ class DscpMapConsistent(FabricRule):
         # the fabric runs RoCE on the profile's DSCPs is judged here.
         roce = set() if RoceDscpLossless.own_dscps(device, ctx) else set(cls.roce_dscp)
 
+        keys = [(dscp, f"dscp_to_tc[{dscp}]", (dscp, PAUSE), (dscp, QUEUE)) for dscp in dscps]
+
         def classes(iface: Interface) -> list[Entry]:
-            if iface.qos.trust not in (None, "dscp"):
+            qos = iface.qos
+            if qos.trust not in (None, "dscp"):
                 return []  # QOS003's business: the port does not classify by DSCP at all
             maps = device.maps_for(iface)
-            paused = iface.qos.pfc.active_priorities
+            paused = qos.pfc.active_priorities
+            sources, to_queue, queues = maps.field_src, maps.tc_to_queue, qos.queues
             out: list[Entry] = []
-            for dscp in dscps:
+            for dscp, key, pause, queued in keys:
                 tc = maps.class_of_dscp(dscp)
                 lossless = maps.class_is_no_drop(tc, paused)
-                if dscp in roce and not lossless:
+                if not lossless and dscp in roce:
                     continue  # QOS001's business: RoCE that does not reach a lossless class
-                ref = maps.field_src.get(f"dscp_to_tc[{dscp}]") or maps.src or iface.src
-                out.append(((dscp, PAUSE), maps.pfc_priority_of(tc) if lossless else None,
+                ref = sources.get(key) or maps.src or iface.src
+                out.append((pause, maps.pfc_priority_of(tc) if lossless else None,
                             {"map": ref}))
-                queue = iface.qos.queues.get(maps.tc_to_queue.get(tc, tc))
+                queue = queues.get(to_queue.get(tc, tc))
                 if not lossless and queue is not None and queue.scheduling is not None:
                     kind = "strict" if queue.scheduling == "strict" else "weighted"
-                    out.append(((dscp, QUEUE), kind,
+                    out.append((queued, kind,
                                 {"map": queue.src or ref}))
             return out
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain, repeat
+from operator import attrgetter
 
 from fablint.checks.base import Context, Rule, fmt_ports, fmt_where, register
 from fablint.findings import Finding, FixIntent, Severity
@@ -237,19 +239,29 @@ class WredDropsLossless(Rule):
             )
 
 
-def _all_queues(device: Device, ctx: Context) -> Iterator[
+def _all_queues(device: Device, ctx: Context, met: set[int] | None = None) -> Iterator[
         tuple[Queue, QosSettings | None, Interface | None]]:
     """Every queue with the QoS profile it is in, else the port it is on: in QoS profiles
     first, then on ports.
 
     Ports that share one QoS object (the same profile, nothing of their own) are visited once.
+    ``met``: ids of the ECN and WRED curves the caller has seen (and ``id(None)``); a port
+    whose queues hold no other is skipped (the ports of a SONiC switch share one or two
+    WRED profiles over some 200 queues).
     """
     for profile in device.qos_profiles.values():
         for queue in profile.queues.values():
             yield queue, profile, None
     for ports in ctx.all_qos_groups(device):
-        for queue in ports[0].qos.queues.values():
-            yield queue, None, ports[0]
+        first = ports[0]
+        queues = first.qos.queues.values()
+        if met is not None and met.issuperset(map(id, chain.from_iterable(map(_CURVES,
+                                                                              queues)))):
+            continue
+        yield from zip(queues, repeat(None), repeat(first))
+
+
+_CURVES = attrgetter("ecn", "wred")
 
 
 def _queue_owner(queue: Queue, profile: QosSettings | None, iface: Interface | None
@@ -379,9 +391,14 @@ class EcnThresholdOrder(Rule):
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         allow_step = ctx.policy.ecn.allow_step_marking
         seen: set[SourceRef | None] = set()
-        for queue, profile, iface in _all_queues(device, ctx):
-            for kind, aqm in (("ECN", queue.ecn), ("WRED", queue.wred)):
-                if aqm is None or aqm.src in seen:
+        met: set[int] = {id(None)}  # ids of the curves seen (queues may share one object)
+        for queue, profile, iface in _all_queues(device, ctx, met):
+            ecn, wred = queue.ecn, queue.wred
+            for kind, aqm in (("ECN", ecn), ("WRED", wred)):
+                if aqm is None or id(aqm) in met:
+                    continue
+                met.add(id(aqm))
+                if aqm.src in seen:
                     continue
                 seen.add(aqm.src)  # a profile's queue, met again on each port that applies it
                 issues = _curve_issues(kind, aqm, allow_step)
@@ -495,6 +512,9 @@ class EcnBeforePfc(Rule):
         if not device.buffer_profiles:
             return
         groups: dict[tuple[object, ...], list[tuple[Interface, int, int, Aqm, PausePoint]]] = {}
+        # a priority group's pause point, by its id and buffer profile (the ports of a switch
+        # mostly share their profiles)
+        points: dict[tuple[int, str | None], PausePoint | None] = {}
         for iface in ctx.fabric_ports(device):
             for prio in sorted(iface.qos.pfc.active_priorities):
                 queue_id = device.queue_for_priority(prio, iface)
@@ -503,7 +523,13 @@ class EcnBeforePfc(Rule):
                 kmin = ecn.min_threshold if ecn is not None else None
                 if ecn is None or kmin is None or kmin.bytes is None:
                     continue
-                point = pause_point(device, iface, prio)
+                pg = device.pg_for_priority(prio, iface)
+                assignment = iface.buffer_pgs.get(pg)
+                at = (pg, assignment.profile if assignment is not None else None)
+                if at in points:
+                    point = points[at]
+                else:
+                    point = points[at] = pause_point(device, iface, prio)
                 if point is None or kmin.bytes < point.bytes:
                     continue
                 key = (ecn.src, point.profile.name, point.bytes, queue_id, prio)

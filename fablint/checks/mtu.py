@@ -111,9 +111,18 @@ class LosslessClassMtu(Rule):
         minimum = ctx.policy.mtu.lossless_class_min
         lossless = set(ctx.policy.pfc.lossless_priorities)
         classes: set[int] = set()
+        # what decides a port's classes, as values: NX-OS ports each hold a copy of one map
+        seen: set[tuple[object, ...]] = set()
         for port in ports:
             maps = device.maps_for(port)
             active = port.qos.pfc.active_priorities
+            no_drop = maps.no_drop_classes
+            key = (frozenset(active), None if no_drop is None else frozenset(no_drop),
+                   tuple(maps.tc_to_pfc_priority.items()), tuple(maps.dscp_to_tc.items()),
+                   maps.dscp_to_tc_default)
+            if key in seen:
+                continue  # the same classes again
+            seen.add(key)
             classes.update(tc for tc in maps.no_drop_classes or ()
                            if maps.pfc_priority_of(tc) in lossless & active)
             classes.update(tc for d in ctx.policy.classification.roce_dscp

@@ -183,7 +183,8 @@ class PfcOnLossyPriority(Rule):
         groups: dict[tuple[object, ...], list[tuple[Interface, str, bool, list, FixIntent]]] = {}
         # what a map chain's priorities carry, worked out once per chain and set of priorities
         # (every SONiC port has its own pfc_enable, most of them alike)
-        judged: dict[tuple[int, tuple[int, ...]], tuple[dict[int, str], dict[int, str]]] = {}
+        judged: dict[tuple[int, tuple[int, ...]],
+                     tuple[dict[int, str], dict[int, str], list[int], str]] = {}
         for iface, extra in ctx.ports_with(
                 device, lambda port: port.qos.pfc.active_priorities - lossless
                 - port.qos.pfc.tunnel_priorities):
@@ -193,11 +194,11 @@ class PfcOnLossyPriority(Rule):
             extra_key = (id(maps), tuple(sorted(extra)))
             verdict = judged.get(extra_key)
             if verdict is None:
-                verdict = judged[extra_key] = _judge(maps, extra_key[1], ctx, fine, cnp,
-                                                     always_lossy)
-            errors, unused = verdict
-            flagged = sorted({*errors, *unused})
-            carries = _carries({**errors, **unused})
+                errors, unused = _judge(maps, extra_key[1], ctx, fine, cnp, always_lossy)
+                verdict = judged[extra_key] = (errors, unused, sorted({*errors, *unused}),
+                                               _carries({**errors, **unused}))
+            errors, unused, flagged, carries = verdict
+            flagged = list(flagged)  # each port's fix holds its own
             refs = [pfc.field_src.get(f"priority[{p}]") for p in flagged]
             no_drop_classes = maps.no_drop_classes or set()
             profile = device.profile_of(iface, "pfc")
@@ -232,7 +233,7 @@ class PfcOnLossyPriority(Rule):
             # PFC made them "lossless", and asking them for ECN would push a lossy class
             # (often the default class) toward lossless treatment.
             explains = [("ecn", f"{m[0].name} queue {q}") for m in members
-                        for q in _lossy_queues(device, m[0], error, ctx)]
+                        for q in _lossy_queues(device, m[0], error, ctx)] if error else []
             yield self.finding(
                 device, iface.name, next((r for r in refs if r), iface.src), message,
                 severity=None if error else Severity.INFO, related=refs, fix=fix,

@@ -15,6 +15,7 @@ from fablint.checks.base import (
     fmt_priorities,
     fmt_ranges,
     fmt_where,
+    maps_values,
     policy_bindings,
     port_of_owner,
     register,
@@ -121,7 +122,7 @@ class RoceDscpLossless(Rule):
         lossless = ctx.policy.pfc.lossless_priorities
         # Ports that share a map and get it wrong the same way make one finding, on the map.
         groups = self.wrong_groups(device, ctx)
-        own = _own_lossless_dscps(device, ctx, groups)
+        own = self.own_dscps(device, ctx)
         if own:
             yield self._other_dscps(device, ctx, groups, own)
             return
@@ -135,8 +136,9 @@ class RoceDscpLossless(Rule):
         hosts mark is not in its configuration."""
         roce = ctx.policy.classification.roce_dscp
         lossless = ctx.policy.pfc.lossless_priorities
+        order = ctx.port_order(device)
         ports = sorted((p for members in groups.values() for p in members),
-                       key=lambda p: ctx.port_order(device)[id(p)])
+                       key=lambda p: order[id(p)])
         (_, _, wrong), members = next(iter(groups.items()))
         active = {p for _, paused, _ in groups for p in paused}
         first = members[0]
@@ -173,7 +175,13 @@ class RoceDscpLossless(Rule):
     @classmethod
     def wrong_groups(cls, device: Device, ctx: Context) -> dict[
             tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]]:
-        """Fabric ports where a RoCE DSCP misses PFC, grouped by map and what misses."""
+        """Fabric ports where a RoCE DSCP misses PFC, grouped by map and what misses (worked
+        out once a device: QOS010's summary asks again; callers must not change it)."""
+        return ctx.once("QOS001 wrong_groups", device, lambda: cls._wrong_groups(device, ctx))
+
+    @classmethod
+    def _wrong_groups(cls, device: Device, ctx: Context) -> dict[
+            tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]]:
         groups: dict[tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
         for iface, key in ctx.ports_with(device, lambda port: cls._wrong(device, port, ctx)):
@@ -184,8 +192,10 @@ class RoceDscpLossless(Rule):
     def own_dscps(cls, device: Device, ctx: Context) -> set[int]:
         """The DSCPs a switch runs its lossless classes for instead of the profile's RoCE
         DSCPs (SONiC's Azure 3 and 4), or empty: then QOS001 reports only a warning, and
-        QOS010 compares the RoCE DSCPs with the rest of the fabric."""
-        return _own_lossless_dscps(device, ctx, cls.wrong_groups(device, ctx))
+        QOS010 compares the RoCE DSCPs with the rest of the fabric (once a device; callers
+        must not change it)."""
+        return ctx.once("QOS001 own_dscps", device, lambda: _own_lossless_dscps(
+            device, ctx, cls.wrong_groups(device, ctx)))
 
     @staticmethod
     def _wrong(device: Device, iface: Interface, ctx: Context
@@ -273,14 +283,20 @@ def _own_lossless_dscps(device: Device, ctx: Context, groups: dict[
             # carry no traffic of their own
             own_prios = active - ports[0].qos.pfc.tunnel_priorities
             # DSCPs a line of the configuration maps, not the platform's default map
+            explicit, sources, to_priority = (maps.dscp_to_tc, maps.field_src,
+                                              maps.tc_to_pfc_priority)
             mine = {d for d in range(64) if d not in skip
-                    and f"dscp_to_tc[{d}]" in maps.field_src
-                    and (tc := maps.class_of_dscp(d)) != default
-                    and maps.pfc_priority_of(tc) in own_prios}
+                    and _DSCP_KEYS[d] in sources
+                    and (tc := explicit[d] if d in explicit else maps.class_of_dscp(d))
+                    != default and to_priority.get(tc, tc) in own_prios}
             if not mine:
                 return set()
             own |= mine
         return own
+
+
+_DSCP_KEYS = tuple(f"dscp_to_tc[{d}]" for d in range(64))
+"""``field_src`` key of each DSCP's entry of a map (made once)."""
 
 
 def _cos_only(maps: ClassMaps, active: frozenset[int]) -> bool:
@@ -406,7 +422,8 @@ class CnpClassDistinctStrict(Rule):
         cls = ctx.policy.classification
         seen: set[tuple[object, ...]] = set()
         slow: dict[tuple[object, ...], list[tuple[Interface, Queue]]] = {}
-        for iface, issues in ctx.ports_with(device, lambda port: self._issues(device, port, ctx)):
+        for iface, issues in ctx.ports_with(device, lambda port: self._issues_of(device, port,
+                                                                                  ctx)):
             maps = device.maps_for(iface)
             for dscp, tc, shares, queue in issues:
                 if shares is not None:
@@ -448,6 +465,19 @@ class CnpClassDistinctStrict(Rule):
                 fix=FixIntent("queue-strict", params),
                 places=[(p.name, q.where("scheduling")) for p, q in ports],
             )
+
+    @classmethod
+    def _issues_of(cls, device: Device, iface: Interface, ctx: Context
+                   ) -> list[tuple[int, int, str | None, Queue | None]]:
+        """``_issues``, once per set of the values it reads (ports that each hold a copy of
+        one map, as NX-OS ports do, share it)."""
+        qos = iface.qos
+        return ctx.by_value(
+            "QOS004 issues", device,
+            lambda: (ctx.maps_key(device.maps_for(iface)), frozenset(qos.pfc.active_priorities),
+                     qos.trust, iface.routed, tuple(qos.queues),
+                     tuple(map(id, qos.queues.values()))),
+            lambda: cls._issues(device, iface, ctx))
 
     @staticmethod
     def _issues(device: Device, iface: Interface, ctx: Context
@@ -637,12 +667,19 @@ class NxosPauseClassQosGroup(Rule):
             return (bool(port.qos.pfc.active_priorities) and bool(lossless)
                     and device.maps_for(port).no_drop_classes is not None)
 
+        # value keys of ports that gave no finding: a port with the same values gives none
+        # either (NX-OS ports each hold a copy of one map)
+        quiet: set[tuple[object, ...]] = set()
         for iface, _ in ctx.ports_with(device, judged):
             active = iface.qos.pfc.active_priorities
             maps = device.maps_for(iface)
             no_drop = maps.no_drop_classes
             if no_drop is None or not _dscp_classifies(iface, maps):
                 continue
+            values = (maps_values(maps), frozenset(active))  # (nothing kept a port)
+            if values in quiet:
+                continue
+            found = len(seen)
             by_class: dict[int, list[int]] = {}
             for dscp in ctx.policy.classification.roce_dscp:
                 by_class.setdefault(maps.class_of_dscp(dscp), []).append(dscp)
@@ -688,6 +725,8 @@ class NxosPauseClassQosGroup(Rule):
                         "interface": iface.name, "policies": policy_bindings(iface),
                     }),
                 )
+            if len(seen) == found:
+                quiet.add(values)
 
 
 @register

@@ -163,15 +163,28 @@ class PfcWatchdogSettings(Rule):
                 yield finding
         # Ports sharing a QoS profile share its watchdog: judge it once, report each port.
         faulty: set[int] = set()
+        # whether a watchdog has a finding, by its own settings and their values: each SONiC
+        # port has a PFC_WD entry of its own, most of them alike
+        verdicts: dict[tuple[object, ...], bool] = {}
         for ports in ctx.all_qos_groups(device):
-            port = next((i for i in ports if i.kind == "physical"), None)
+            port = ports[0] if ports[0].kind == "physical" else next(
+                (i for i in ports if i.kind == "physical"), None)
             if port is None:
                 continue
             wd = port.qos.pfc.watchdog
             # A watchdog with no setting of its own (none, or all from the defaults judged
             # above) has nothing to judge.
-            if any(_own(wd, defaults, name) for name in _SETTINGS) and self._check(
-                    device, ctx, port.name, wd, defaults, poll, ranged)[0] is not None:
+            if not wd.field_src:
+                continue
+            owned = tuple([_own(wd, defaults, name) for name in _SETTINGS])
+            if not any(owned):
+                continue
+            key = (owned, wd.polling_ms, wd.timeout_ms, wd.recovery_ms, wd.action)
+            verdict = verdicts.get(key)
+            if verdict is None:
+                verdict = verdicts[key] = self._check(device, ctx, port.name, wd, defaults,
+                                                      poll, ranged)[0] is not None
+            if verdict:
                 faulty.add(id(port.qos))
         if not faulty:
             return
