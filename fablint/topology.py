@@ -537,13 +537,18 @@ def _row_claims(rows: list[tuple[str, str, tuple[str, str], SourceRef | None]], 
     pair until ``_distinct_strangers`` has named it (it renames every neighbour of 1,024
     templated SONiC ToRs). Each device's names are resolved once (28,000 rows)."""
     device, port, port_map = names.device, names.port, names.port_map
-    keys = names._keys
+    keys, seen, configured = names._keys, names._seen, names.devices
+    verdicts, verdict, switches = out_of_band.ports, out_of_band.port, out_of_band.switches
+    strangers: dict[str, str] = {}  # ``port`` of a device not configured, by port name
     out: list[_Claim] = []
     last: str | None = None
     near = ""
     local: dict[str, str] = {}
     for config_device, near_port, (far, far_port), src in rows:
-        if out_of_band(config_device, near_port, far, far_port):
+        # (``out_of_band``, inline: the configured device is a switch)
+        near_management, near_eth0 = verdicts.get(near_port) or verdict(near_port)
+        far_management, far_eth0 = verdicts.get(far_port) or verdict(far_port)
+        if near_management or far_management or near_eth0 or (far_eth0 and far in switches):
             continue
         if config_device != last:
             last = config_device
@@ -552,9 +557,16 @@ def _row_claims(rows: list[tuple[str, str, tuple[str, str], SourceRef | None]], 
         key = keys.get(near_port)
         if key is None:
             key = keys[near_port] = port_key(near_port)
-        far = device(far)
+        far = seen.get(far) or device(far)
+        if far in configured:
+            far_port = port(far, far_port)
+        else:
+            known = strangers.get(far_port)
+            if known is None:
+                known = strangers[far_port] = port(far, far_port)
+            far_port = known
         out.append(_Claim(_end({"device": near, "interface": local.get(key, near_port)}),
-                          _Pair(far, port(far, far_port)), src, "config", None))
+                          _Pair(far, far_port), src, "config", None))
     return out
 
 
@@ -625,8 +637,10 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
     one cable. Each name they share is then qualified by who sees it (``Servers0@tor1``), so
     that unrelated devices are not merged through a neighbour's name. A single port claimed
     twice is a cabling disagreement, not a reason to split."""
-    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
+    # (the device seeing each stranger's port: one name, a set only once a second one sees it)
+    first: dict[tuple[str, str], str | set[str]] = {}
     folded: dict[str, str] = {}  # port_key of each port name (a few dozen)
+    several = False
     for claim in claims:
         far = claim.far
         if claim.origin in ("lldp", "config") and far.device not in ports \
@@ -634,7 +648,18 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
             key = folded.get(far.interface)
             if key is None:
                 key = folded[far.interface] = port_key(far.interface)
-            seen[far.device, key].add(claim.near.device)
+            near = claim.near.device
+            seeing = first.setdefault((far.device, key), near)
+            if seeing is near:
+                continue
+            if isinstance(seeing, set):
+                seeing.add(near)
+            elif seeing != near:
+                first[far.device, key] = {seeing, near}
+                several = True
+    if not several:
+        return claims  # each port of each stranger seen by one device: nothing to split
+    seen = {far: nears if isinstance(nears, set) else {nears} for far, nears in first.items()}
     keys: dict[str, int] = defaultdict(int)
     for nears in seen.values():
         for near in nears:
@@ -758,7 +783,7 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     if compared:  # each claim's (near, far) key, all before the first comparison
         ends = []
         for claim in claims:
-            near, far = claim.near, claim.far  # (``_ends_key``, inline)
+            near, far = claim.near, claim.far  # (each end as ``_key`` gives it)
             near_key = keys.get(near.interface)
             if near_key is None:
                 near_key = keys[near.interface] = port_key(near.interface)
@@ -785,8 +810,15 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
         origin = claim.origin
         if ends is not None:
             near, far = ends[number]
-        else:
-            near, far = _ends_key(claim, keys)
+        else:  # (each end as ``_key`` gives it)
+            near_end, far_end = claim.near, claim.far
+            near_key = keys.get(near_end.interface)
+            if near_key is None:
+                near_key = keys[near_end.interface] = port_key(near_end.interface)
+            far_key = keys.get(far_end.interface)
+            if far_key is None:
+                far_key = keys[far_end.interface] = port_key(far_end.interface)
+            near, far = (near_end.device, near_key), (far_end.device, far_key)
         if near[0] == far[0] and origin == "lldp":
             # (IB dumps: a switch cabled to itself stays a cable; IB009 reports it in IB terms)
             issues.append(CablingIssue(
@@ -854,18 +886,6 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
                 if issue is not None:
                     issues.append(issue)
     return list(cables.values()), issues, (adjacent, index, pairs)
-
-
-def _ends_key(claim: _Claim, keys: dict[str, str]) -> tuple[tuple[str, str], tuple[str, str]]:
-    """(near, far) of a claim as ``_key`` gives them, ``keys`` holding each port name's key."""
-    near, far = claim.near, claim.far
-    near_key = keys.get(near.interface)
-    if near_key is None:
-        near_key = keys[near.interface] = port_key(near.interface)
-    far_key = keys.get(far.interface)
-    if far_key is None:
-        far_key = keys[far.interface] = port_key(far.interface)
-    return (near.device, near_key), (far.device, far_key)
 
 
 def _dump_only(links: list[Link], ports: dict[str, PortTable]) -> bool:
@@ -1106,8 +1126,12 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
         if name in fixed:
             _assign(node, {"service": name in service, "tier": TIER.get(node.role)})
             continue
-        if name in hosts:
-            _assign(node, {"service": name in service, "role": "host", "tier": 0})
+        if name in hosts:  # (``_assign``, inline for the many)
+            values = node.__dict__
+            values["service"] = name in service
+            values["role"] = "host"
+            values["tier"] = 0
+            node.__pydantic_fields_set__.update(_HOST_FIELDS)
             continue
         d = distance.get(name)
         if d is not None:
@@ -1123,6 +1147,10 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
                 node.configured or node.has_lldp or name in view.switches or node.chips
                 or neighbours[name]) else "unknown", "tier": None})
     _pods(topo)
+
+
+_HOST_FIELDS = ("service", "role", "tier")
+"""The fields ``_place`` sets on a host."""
 
 
 def _assign(node: TopologyNode, values: dict[str, object]) -> None:
