@@ -103,13 +103,18 @@ class Context:
         port holds its own copy of one classification chain). Callers must not change it.
         On a device whose every port has settings of its own (``PortsAlone``) it is computed
         each time: an entry a port would be kept for the whole lint."""
-        if id(device) in self._alone:
+        if self.alone(device):
             return compute()
         full = ("by_value", what, key())
         if full in self._memo:
             return self._memo[full]  # type: ignore[return-value]
         value = self._memo[full] = compute()
         return value
+
+    def alone(self, device: Device) -> bool:
+        """Has every port of ``device`` QoS settings of its own (``PortsAlone``)? Then nothing
+        is kept a port for the lint."""
+        return id(device) in self._alone
 
     def maps_key(self, maps: ClassMaps) -> int:
         """A number for the values of a classification chain, not where they are written:
@@ -141,16 +146,18 @@ class Context:
         ports the vendor's template keeps lossy by design (``Interface.non_fabric``) unless
         the policy's ``ports.include`` names them.
         """
-        if iface.kind not in ("physical", "port-channel") or not iface.admin_up:
+        port = iface.__dict__  # (each model attribute read is slow: pydantic's __getattr__)
+        if port["kind"] not in ("physical", "port-channel") or not port["admin_up"]:
             return False
         if self._exclude and self._matches(self._exclude, iface):
             return False
         if self._include and self._matches(self._include, iface):
             return True
-        if iface.non_fabric is not None:
+        if port["non_fabric"] is not None:
             return False  # lossy by the vendor template's design (a DPU or service port)
         scope = self.policy.ports
-        return (scope.routed and iface.routed) or (scope.switched and not iface.routed)
+        routed = port["routed"]
+        return (scope.routed and routed) or (scope.switched and not routed)
 
     def fabric_ports(
         self, device: Device, kinds: tuple[str, ...] = ("physical",)
@@ -269,11 +276,11 @@ class Context:
             first = ports[0]
             value = judge(first)
             if value:
-                found[id(first.qos), first.routed] = value  # _qos_key
+                found[_qos_key(first)] = value
         if not found:
             return []
         return [(iface, found[key]) for iface in self.fabric_ports(device, kinds)
-                if (key := (id(iface.qos), iface.routed)) in found]
+                if (key := _qos_key(iface)) in found]
 
 
 def maps_values(maps: ClassMaps) -> tuple[object, ...]:
@@ -322,7 +329,8 @@ def _qos_key(iface: Interface) -> tuple[int, bool]:
     """What a group of ``qos_groups`` shares: the QoS settings object, and whether the port is
     routed (where a vendor has no trust setting, a routed port classifies by DSCP whatever its
     maps, so the two kinds of port can share settings and still behave differently)."""
-    return id(iface.qos), iface.routed
+    port = iface.__dict__  # (one model attribute read, not two: pydantic's __getattr__)
+    return id(port["qos"]), port["routed"]
 
 
 class PortsAlone(Sequence[list[Interface]]):
@@ -376,7 +384,7 @@ def _by_qos(ports: Iterable[Interface]) -> Sequence[list[Interface]]:
         return PortsAlone(ports)
     groups: dict[tuple[int, bool], list[Interface]] = {}
     for iface in ports:
-        key = (id(iface.qos), iface.routed)  # _qos_key
+        key = _qos_key(iface)
         members = groups.get(key)
         if members is None:
             groups[key] = [iface]

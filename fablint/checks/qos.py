@@ -554,8 +554,14 @@ class NxosPolicyBound(Rule):
         ports = ctx.fabric_ports(device, ("layer3",))
         if not slots or not ports:
             return
+        # the kinds of policy in effect on each port, read once (not once a slot); a chassis
+        # whose every port has settings of its own is read a slot at a time (no set a port)
+        bound = None if ctx.alone(device) else [
+            {(b.kind, b.direction) for b in p.qos.policies} for p in ports]
         for slot in slots:
-            missing = [p for p in ports if _binding(p, slot) is None]
+            key = (slot.kind, slot.direction)
+            missing = ([p for p in ports if _binding(p, slot) is None] if bound is None else
+                       [p for p, kinds in zip(ports, bound, strict=True) if key not in kinds])
             if not missing:
                 continue
             defined = [p for p in device.policies.values() if p.kind == slot.kind]
@@ -670,13 +676,14 @@ class NxosPauseClassQosGroup(Rule):
         # value keys of ports that gave no finding: a port with the same values gives none
         # either (NX-OS ports each hold a copy of one map)
         quiet: set[tuple[object, ...]] = set()
+        alone = ctx.alone(device)  # (then nothing is kept a port)
         for iface, _ in ctx.ports_with(device, judged):
             active = iface.qos.pfc.active_priorities
             maps = device.maps_for(iface)
             no_drop = maps.no_drop_classes
             if no_drop is None or not _dscp_classifies(iface, maps):
                 continue
-            values = (maps_values(maps), frozenset(active))  # (nothing kept a port)
+            values = (maps_values(maps) if alone else ctx.maps_key(maps), frozenset(active))
             if values in quiet:
                 continue
             found = len(seen)
