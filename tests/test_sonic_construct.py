@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fablint.model import BufferAssignment, Interface, Queue, Reference
+from fablint.model import AclBinding, BufferAssignment, Endpoint, Interface, Queue, Reference
 from fablint.parsers import sonic
 from fablint.parsers.base import ParseError, ParseResult
 from tests.conftest import CORPUS, FIXTURES, bench_module
@@ -37,6 +37,10 @@ VALIDATED = {
         {"src": src, "field_src": {}, "dynamic": True} if profile is None else
         {"src": src, "field_src": {"profile": ref}, "profile": profile}),
     "_interface": Interface.model_validate,
+    "_acl_binding": lambda name, direction, family, src: AclBinding.model_validate(
+        {"name": name, "direction": direction, "family": family, "src": src, "field_src": {}}),
+    "_endpoint": lambda device, interface: Endpoint.model_validate(
+        {"device": device, "interface": interface}),
 }
 
 

@@ -154,25 +154,35 @@ _QOS = Maker(QosSettings, required=False)
 _PFC = Maker(Pfc, required=False)
 _WATCHDOG = Maker(Watchdog, required=False)
 _PAUSE = Maker(LinkPause, required=False)
-_ACL_BINDING = Maker(AclBinding, required=False)
-_ENDPOINT = Maker(Endpoint, required=False)
+_EVERY_BINDING = set(AclBinding.__pydantic_fields__)
+_EVERY_ENDPOINT = set(Endpoint.__pydantic_fields__)
+"""The one ``model_fields_set`` of every ACL binding and neighbour (every field given), as
+``Maker`` shares one among the objects it gives every field."""
+
+
+def _acl_binding(name: str, direction: str, family: str, src: SourceRef) -> AclBinding:
+    """``AclBinding.model_validate({"name": …, "direction": …, "family": …, "src": src,
+    "field_src": {}})`` (``Maker``, written out: one per port an ACL table lists)."""
+    return bare(AclBinding, {"src": src, "field_src": {}, "name": name, "direction": direction,
+                             "family": family}, _EVERY_BINDING)
+
+
+def _endpoint(device: str, interface: str) -> Endpoint:
+    """``Endpoint.model_validate({"device": …, "interface": …})`` (``Maker``, written out:
+    one per DEVICE_NEIGHBOR row)."""
+    return bare(Endpoint, {"device": device, "interface": interface}, _EVERY_ENDPOINT)
 
 
 def _trusted_interface(iface: Obj) -> Interface:
     """``Interface.model_validate(iface)`` of a port the builder made (``Maker``, object by
-    object: its QoS, PFC, watchdog, pause, ACL bindings and neighbour; the queues and buffer
-    assignments are objects already). Validation costs some 12 us a port, five objects with
+    object: its QoS, PFC, watchdog and pause; the queues, buffer assignments, ACL bindings
+    and neighbour are objects already). Validation costs some 12 us a port, five objects with
     their default factories; every container here is the port's own, as validation's copies
     would be."""
     qos = iface["qos"]
     pfc = qos["pfc"]
     values = {**iface, "qos": _QOS({**qos, "pause": _PAUSE(qos["pause"]), "pfc": _PFC(
         {**pfc, "watchdog": _WATCHDOG(pfc["watchdog"])})})}
-    if iface["acls"]:
-        values["acls"] = [_ACL_BINDING(binding) for binding in iface["acls"]]
-    neighbor = iface.get("neighbor")
-    if neighbor is not None:
-        values["neighbor"] = _ENDPOINT(neighbor)
     return _INTERFACE(values)  # type: ignore[no-any-return]
 
 
@@ -220,13 +230,7 @@ def _fast_interface(iface: Obj) -> Interface:
     template, _, every, cls = _QOS_PARTS
     made_qos = _made(cls, {**template, **qos, "pause": made_pause, "pfc": made_pfc}, qos, every)
     template, _, every, cls = _IF_PARTS
-    data = {**template, **iface, "qos": made_qos}
-    if iface["acls"]:
-        data["acls"] = [_ACL_BINDING(binding) for binding in iface["acls"]]
-    neighbor = iface.get("neighbor")
-    if neighbor is not None:
-        data["neighbor"] = _ENDPOINT(neighbor)
-    return _made(cls, data, iface, every)  # type: ignore[no-any-return]
+    return _made(cls, {**template, **iface, "qos": made_qos}, iface, every)  # type: ignore[no-any-return]
 
 
 _interface: Any = _fast_interface
@@ -1558,7 +1562,7 @@ class _SonicBuilder:
             port = _text(row.fields.get("port"))
             iface = self.port(row, local)
             if iface is not None and name and port:
-                iface["neighbor"] = {"device": name, "interface": port}
+                iface["neighbor"] = _endpoint(name, port)
                 iface["field_src"]["neighbor"] = row.src
 
     # -- ACLs ----------------------------------------------------------------------------
@@ -1578,9 +1582,7 @@ class _SonicBuilder:
             for port in _port_list(row.fields.get("ports")):
                 iface = self.port(row, port)
                 if iface is not None:
-                    iface["acls"].append({"name": row.key, "direction": direction,
-                                          "family": family, "src": ports_ref,
-                                          "field_src": {}})
+                    iface["acls"].append(_acl_binding(row.key, direction, family, ports_ref))
         entries: dict[str, list[tuple[int, Obj]]] = {}
         for row in self.rows("ACL_RULE"):
             table, _, rule = row.key.partition("|")
