@@ -181,8 +181,10 @@ def _trusted_interface(iface: Obj) -> Interface:
     would be."""
     qos = iface["qos"]
     pfc = qos["pfc"]
-    values = {**iface, "qos": _QOS({**qos, "pause": _PAUSE(qos["pause"]), "pfc": _PFC(
-        {**pfc, "watchdog": _WATCHDOG(pfc["watchdog"])})})}
+    pause = qos["pause"]
+    values = {**iface, "qos": _QOS({
+        **qos, "pause": pause if pause.__class__ is not dict else _PAUSE(pause),
+        "pfc": _PFC({**pfc, "watchdog": _WATCHDOG(pfc["watchdog"])})})}
     return _INTERFACE(values)  # type: ignore[no-any-return]
 
 
@@ -209,14 +211,16 @@ def _made(cls: type, data: dict[str, Any], values: dict[str, Any], every: set[st
 def _fast_interface(iface: Obj) -> Interface:
     """``_trusted_interface`` of a port whose dicts hold every default-factory field (what
     ``new_iface`` makes), one merge per object: a switch has dozens of ports, five objects
-    each. Any other port takes ``_trusted_interface``."""
+    each. Any other port takes ``_trusted_interface``. A pause that is a model already is the
+    one the builder's ports share (``_SonicBuilder.pause``)."""
     qos = iface["qos"]
     pfc = qos["pfc"]
     watchdog = pfc["watchdog"]
     pause = qos["pause"]
+    shared = pause.__class__ is not dict
     if not (_IF_PARTS[1] <= iface.keys() and _QOS_PARTS[1] <= qos.keys()
             and pfc.keys() >= _PFC_FILLED and _WD_PARTS[1] <= watchdog.keys()
-            and _PAUSE_PARTS[1] <= pause.keys()):
+            and (shared or _PAUSE_PARTS[1] <= pause.keys())):
         return _trusted_interface(iface)
     template, _, every, cls = _WD_PARTS
     made_watchdog = _made(cls, {**template, **watchdog}, watchdog, every)
@@ -225,8 +229,11 @@ def _fast_interface(iface: Obj) -> Interface:
     if "tunnel_priorities" not in pfc:
         data["tunnel_priorities"] = set()
     made_pfc = _made(cls, data, pfc, every)
-    template, _, every, cls = _PAUSE_PARTS
-    made_pause = _made(cls, {**template, **pause}, pause, every)
+    if shared:
+        made_pause = pause
+    else:
+        template, _, every, cls = _PAUSE_PARTS
+        made_pause = _made(cls, {**template, **pause}, pause, every)
     template, _, every, cls = _QOS_PARTS
     made_qos = _made(cls, {**template, **qos, "pause": made_pause, "pfc": made_pfc}, qos, every)
     template, _, every, cls = _IF_PARTS
@@ -747,6 +754,9 @@ class _SonicBuilder:
         self.lossless_rows: bool | None = None
         """Some PORT_QOS_MAP row has pfc_enable and pfc_to_queue_map (``template_lossy``)."""
         self.voq_local: tuple[str, ...] | None = None
+        self.pause = _PAUSE({"field_src": {}})
+        """The link pause of every port: config_db has none to set (PFC is per priority), so
+        the ports share one object, as ``build.Compactor`` shares them on large devices."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -956,6 +966,7 @@ class _SonicBuilder:
     def new_iface(self, name: str, kind: str, row: Row, routed: bool = False) -> Obj:
         iface = self.ifaces[name] = new_interface(name, kind, row.src, routed)
         iface.update(buffer_pgs={}, buffer_queues={})
+        iface["qos"]["pause"] = self.pause
         return iface
 
     def ports(self) -> None:
