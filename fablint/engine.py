@@ -609,8 +609,8 @@ def _assemble(
         path = result.input.path
         for rule_id, items in result.summaries.items():
             summaries.setdefault(rule_id, []).extend(
-                replace(s, name=renames[path, s.name]) if (path, s.name) in renames else s
-                for s in items)
+                (replace(s, name=renames[path, s.name]) if (path, s.name) in renames else s
+                 for s in items) if renames else items)
         offset = len(suppressions)
         suppressions.extend(result.suppressions)
         used.update(offset + i for i in result.used)

@@ -1109,7 +1109,8 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
         for name in sorted(candidates - spines):
             attached = neighbours[name] & hosts
             uplinks = neighbours[name] - hosts
-            if name in fixed or not uplinks or any(neighbours[h] != {name} for h in attached):
+            alone = {name}
+            if name in fixed or not uplinks or any(neighbours[h] != alone for h in attached):
                 continue
             if by_name:
                 hit = bool(named) and attached <= named
