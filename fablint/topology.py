@@ -855,24 +855,7 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
                 "confirmed": origin not in ("lldp", "config"), "sources": [],
                 "origin": origin})
             first[pair] = near
-            if a_dev in adjacent:  # (as ``Topology._adjacency`` makes it)
-                adjacent[a_dev].add(b_dev)
-            else:
-                adjacent[a_dev] = {b_dev}
-            if b_dev in adjacent:
-                adjacent[b_dev].add(a_dev)
-            else:
-                adjacent[b_dev] = {a_dev}
-            pairs.append((a_dev, b_dev))
-            if a_dev in index:  # (as ``Topology.cables_of`` indexes them)
-                index[a_dev].append(cable)
-            else:
-                index[a_dev] = [cable]
-            if b_dev != a_dev:
-                if b_dev in index:
-                    index[b_dev].append(cable)
-                else:
-                    index[b_dev] = [cable]
+            _record(cable, a_dev, b_dev, adjacent, pairs, index)
         elif first[pair] == far:
             # (as ``cable.confirmed = True`` does: Cable validates no assignment, and the
             # cable's fields set names every field already)
@@ -897,6 +880,31 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
 def _dump_only(links: list[Link], ports: dict[str, PortTable]) -> bool:
     """Only discovery dumps gave cables: ``_dump_cables`` makes them in one pass."""
     return not ports and not any(link.origin in ("lldp", "config") for link in links)
+
+
+def _record(cable: Cable, a: str, b: str, adjacent: dict[str, set[str]],
+            pairs: list[tuple[str, str]], index: dict[str, list[Cable]]) -> None:
+    """Note a new cable between devices ``a`` and ``b`` in the views its builder hands the
+    topology: the adjacency (as ``Topology._adjacency`` makes it), the device pairs and the
+    cables of each device (as ``Topology.cables_of`` indexes them)."""
+    if a in adjacent:
+        adjacent[a].add(b)
+    else:
+        adjacent[a] = {b}
+    if b in adjacent:
+        adjacent[b].add(a)
+    else:
+        adjacent[b] = {a}
+    pairs.append((a, b))
+    if a in index:
+        index[a].append(cable)
+    else:
+        index[a] = [cable]
+    if b != a:
+        if b in index:
+            index[b].append(cable)
+        else:
+            index[b] = [cable]
 
 
 def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, TopologyNode],
@@ -983,24 +991,7 @@ def _dump_cables(links: list[Link], namer: _IbNamer | None, nodes: dict[str, Top
                 "a": near, "b": far, "a_port": None, "b_port": None,
                 "speed_mbps": speed if speed else None, "confirmed": True,
                 "sources": [] if src is None else [src], "origin": link.origin})
-            if near_dev in adjacent:  # (as ``Topology._adjacency`` makes it)
-                adjacent[near_dev].add(far_dev)
-            else:
-                adjacent[near_dev] = {far_dev}
-            if far_dev in adjacent:
-                adjacent[far_dev].add(near_dev)
-            else:
-                adjacent[far_dev] = {near_dev}
-            pairs.append((near_dev, far_dev))
-            if near_dev in index:  # (as ``Topology.cables_of`` indexes them)
-                index[near_dev].append(cable)
-            else:
-                index[near_dev] = [cable]
-            if far_dev != near_dev:
-                if far_dev in index:
-                    index[far_dev].append(cable)
-                else:
-                    index[far_dev] = [cable]
+            _record(cable, near_dev, far_dev, adjacent, pairs, index)
         elif link.src is not None:
             cable.sources.append(link.src)
     return list(cables.values()), host_ports, dropped, adjacent, index, pairs
