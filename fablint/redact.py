@@ -257,16 +257,25 @@ def scrub(text: str, secrets: Iterable[str] | None = None) -> str:
     """``text`` with every secret (the remembered ones, or ``secrets``) masked as a token.
 
     Thousands of secrets (a large fabric's) are looked up by the first characters of each
-    place a token can start, rather than searched for one by one.
+    place a token can start, rather than searched for one by one; a text none of whose words
+    holds such a start (``_may_hold``: most reports) is returned as it is without that walk.
     """
-    index = _INDEX
-    if secrets is not None:
-        index = {}
-        for value in secrets:
-            if len(value) >= MIN_LENGTH:
-                _index(index, value)
-    if not index or not text:
+    index = _INDEX if secrets is None else _index_of(secrets)
+    if not index or not text or not _may_hold(text, index):
         return text
+    return _mask(text, index)
+
+
+def _index_of(secrets: Iterable[str]) -> dict[str, list[str]]:
+    index: dict[str, list[str]] = {}
+    for value in secrets:
+        if len(value) >= MIN_LENGTH:
+            _index(index, value)
+    return index
+
+
+def _mask(text: str, index: dict[str, list[str]]) -> str:
+    """``text`` with every spelling in ``index`` masked where it stands as a token."""
     out: list[str] = []
     done = 0
     size = len(text)
@@ -290,6 +299,27 @@ def scrub(text: str, secrets: Iterable[str] | None = None) -> str:
         return text
     out.append(text[done:])
     return "".join(out)
+
+
+def _may_hold(text: str, index: dict[str, list[str]]) -> bool:
+    """Whether the first characters of a secret stand where a masked token may begin.
+
+    Looked for in the distinct whitespace-separated words of ``text`` rather than at every place
+    of it: a 6 MB report of 1,024 switches has 12,000 distinct words, and visiting its million
+    token starts one by one took half a second. A word's token starts are the text's (what
+    precedes a word is whitespace, which no lookbehind of ``_CANDIDATE`` accepts as part of a
+    word). Only a secret whose first characters hold whitespace can span two words: then every
+    place is visited, as before.
+    """
+    if any(key.split() != [key] for key in index):
+        return True
+    candidates = _CANDIDATE.finditer
+    for word in set(text.split()):
+        for match in candidates(word):
+            start = match.start()
+            if word[start:start + MIN_LENGTH] in index:
+                return True
+    return False
 
 
 def _token_pattern(values: Iterable[str]) -> re.Pattern[str]:
