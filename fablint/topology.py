@@ -76,14 +76,26 @@ _NAME_ROLE = (
 )
 
 
-@dataclass(slots=True)
-class _Claim:
-    near: Endpoint
-    far: Endpoint | _Pair
-    """An Endpoint: a ``_Pair`` only while ``_claims`` makes the claims."""
-    src: SourceRef | None
-    origin: str
-    speed_mbps: int | None
+_Claim = list[Any]
+"""One end's word about a cable, as a list of plain values: ``[near device, near port, far
+device, far port, near Endpoint or None, far Endpoint or None, src, origin, speed_mbps]``.
+The names are the resolved ones (``_Names``); an Endpoint is the link's own when it names the
+same end (a dump's 100,000 ends are right already), else None until a cable needs one
+(``_end_of``). Plain values, because the claims go through five passes (strangers, nodes,
+host ports, the join, its comparisons) and each read of a pydantic field costs ~700
+instructions (no specialised attribute read on a class with ``__getattr__``)."""
+
+
+def _near_end(claim: _Claim) -> Endpoint:
+    """The claim's near end as an Endpoint (the link's own when it has one)."""
+    end = claim[4]
+    return end if end is not None else _end({"device": claim[0], "interface": claim[1]})
+
+
+def _far_end(claim: _Claim) -> Endpoint:
+    """The claim's far end as an Endpoint (the link's own when it has one)."""
+    end = claim[5]
+    return end if end is not None else _end({"device": claim[2], "interface": claim[3]})
 
 
 class PortRow(NamedTuple):
@@ -472,10 +484,10 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         nodes = topo.nodes
         new_node = _new_node
         for claim in claims:
-            device = claim.near.device
+            device = claim[0]
             if device not in nodes:
                 nodes[device] = new_node(device)
-            device = claim.far.device
+            device = claim[2]
             if device not in nodes:
                 nodes[device] = new_node(device)
         host_ports = _host_ports(claims)
@@ -516,76 +528,82 @@ def _claims(links: list[Link], ports: dict[str, PortTable],
     (``_Names``) and the placeholder names of cloned devices made distinct
     (``_distinct_strangers``). Returns the claims, how many were left out as management, the
     LLDP owners and the names."""
-    out_of_band = _without_management(links, ports, policy)
-    kept = [link for link in links
-            if not out_of_band(link.a.device, link.a.interface, link.b.device, link.b.interface)]
-    dropped = len(links) - len(kept)
-    owners = {link.a.device for link in kept if link.origin == "lldp"}
+    values, out_of_band = _without_management(links, ports, policy)
+    verdicts, verdict, switches = out_of_band.ports, out_of_band.port, out_of_band.switches
+    kept: list[_LinkValues] = []
+    owners: set[str] = set()
+    for value in values:  # (``out_of_band``, inline: 60,000 links of a mixed fabric)
+        near_management, near_eth0 = verdicts.get(value[3]) or verdict(value[3])
+        far_management, far_eth0 = verdicts.get(value[5]) or verdict(value[5])
+        if near_management or far_management or (near_eth0 and value[2] in switches) \
+                or (far_eth0 and value[4] in switches):
+            continue
+        kept.append(value)
+        if value[6] == "lldp":
+            owners.add(value[2])
+    dropped = len(values) - len(kept)
     names = _Names(ports, owners)
     claims = _link_claims(kept, names)
-    rows = [(device, name, row.neighbor, row.neighbor_src)
-            for device, table in ports.items() for name, row in table.items() if row.neighbor]
-    made = _row_claims(rows, names, out_of_band)
-    dropped += len(rows) - len(made)
+    made, declared = _row_claims(ports, names, out_of_band)
+    dropped += declared - len(made)
     claims += made
-    claims = _distinct_strangers(claims, ports, owners)
-    for claim in claims[len(claims) - len(made):]:
-        far = claim.far
-        if far.__class__ is _Pair:
-            claim.far = _end({"device": far.device, "interface": far.interface})
-    return claims, dropped, owners, names
+    return _distinct_strangers(claims, ports, owners), dropped, owners, names
 
 
-def _row_claims(rows: list[tuple[str, str, tuple[str, str], SourceRef | None]], names: _Names,
-                out_of_band: _OutOfBand) -> list[_Claim]:
-    """The claims of the port rows that name a neighbour (device, port, neighbour, source),
-    as ``_claim`` makes those of links, without the out-of-band ones; the far end as a plain
-    pair until ``_distinct_strangers`` has named it (it renames every neighbour of 1,024
-    templated SONiC ToRs). Each device's names are resolved once (28,000 rows)."""
+def _row_claims(ports: dict[str, PortTable], names: _Names,
+                out_of_band: _OutOfBand) -> tuple[list[_Claim], int]:
+    """The claims of the port rows that name a neighbour, as ``_claim`` makes those of
+    links, without the out-of-band ones, and how many rows name one. Each device's names are
+    resolved once (28,000 rows of 1,024 templated SONiC ToRs)."""
     device, port, port_map = names.device, names.port, names.port_map
     keys, seen, configured = names._keys, names._seen, names.devices
     verdicts, verdict, switches = out_of_band.ports, out_of_band.port, out_of_band.switches
     strangers: dict[str, str] = {}  # ``port`` of a device not configured, by port name
     out: list[_Claim] = []
-    last: str | None = None
-    near = ""
-    local: dict[str, str] = {}
-    for config_device, near_port, (far, far_port), src in rows:
-        # (``out_of_band``, inline: the configured device is a switch)
-        near_management, near_eth0 = verdicts.get(near_port) or verdict(near_port)
-        far_management, far_eth0 = verdicts.get(far_port) or verdict(far_port)
-        if near_management or far_management or near_eth0 or (far_eth0 and far in switches):
-            continue
-        if config_device != last:
-            last = config_device
-            near = device(config_device)  # a configured device: ``port`` reads its map
-            local = port_map(near)
-        key = keys.get(near_port)
-        if key is None:
-            key = keys[near_port] = port_key(near_port)
-        far = seen.get(far) or device(far)
-        if far in configured:
-            far_port = port(far, far_port)
-        else:
-            known = strangers.get(far_port)
-            if known is None:
-                known = strangers[far_port] = port(far, far_port)
-            far_port = known
-        out.append(_Claim(_end({"device": near, "interface": local.get(key, near_port)}),
-                          _Pair(far, far_port), src, "config", None))
-    return out
+    declared = 0
+    for config_device, table in ports.items():
+        near = ""
+        local: dict[str, str] = {}
+        for near_port, row in table.items():
+            neighbor = row[7]  # (PortRow.neighbor)
+            if not neighbor:
+                continue
+            declared += 1
+            far, far_port = neighbor
+            # (``out_of_band``, inline: the configured device is a switch)
+            near_management, near_eth0 = verdicts.get(near_port) or verdict(near_port)
+            far_management, far_eth0 = verdicts.get(far_port) or verdict(far_port)
+            if near_management or far_management or near_eth0 or (far_eth0 and far in switches):
+                continue
+            if not near:
+                near = device(config_device)  # a configured device: ``port`` reads its map
+                local = port_map(near)
+            key = keys.get(near_port)
+            if key is None:
+                key = keys[near_port] = port_key(near_port)
+            far = seen.get(far) or device(far)
+            if far in configured:
+                far_port = port(far, far_port)
+            else:
+                known = strangers.get(far_port)
+                if known is None:
+                    known = strangers[far_port] = port(far, far_port)
+                far_port = known
+            out.append([near, local.get(key, near_port), far, far_port, None, None, row[8],
+                        "config", None])  # (row[8]: PortRow.neighbor_src)
+    return out, declared
 
 
-class _Pair(NamedTuple):
-    """An Endpoint's values, before it is made."""
+_LinkValues = tuple[Endpoint, Endpoint, str, str, str, str, str, "SourceRef | None",
+                    "int | None", "str | None"]
+"""What the claims read of a link: its ends, their device and port names, its origin, src,
+speed and remote description (each read once: ``_without_management``)."""
 
-    device: str
-    interface: str
 
-
-def _without_management(links: list[Link], ports: dict[str, PortTable],
-                        policy: Policy) -> _OutOfBand:
-    """Whether a cable (near device and port, far device and port) is out-of-band: left out.
+def _without_management(links: list[Link], ports: dict[str, PortTable], policy: Policy,
+                        ) -> tuple[list[_LinkValues], _OutOfBand]:
+    """What the claims read of each link (``_LinkValues``), and whether a cable (near device
+    and port, far device and port) is out-of-band: left out.
 
     A cable is out-of-band when either end's port is a management port by its vendor's name or
     by the profile's ``topology.management_ports``; ``eth0`` only on the near end, and only
@@ -593,16 +611,25 @@ def _without_management(links: list[Link], ports: dict[str, PortTable],
     switch ports), since ``eth0`` of a server is a data port."""
     switch_port: dict[str, bool] = {}  # (a few dozen port names on 60,000 LLDP links)
     switches = set(ports)
+    values: list[_LinkValues] = []
+    append = values.append
     for link in links:
-        if link.origin == "lldp":
-            port = link.a.interface
+        # (the fields from each object's __dict__: a model's attribute read costs ~700
+        # instructions, a dict's item a few dozen)
+        fields = link.__dict__
+        a, b = fields["a"], fields["b"]
+        a_fields, b_fields = a.__dict__, b.__dict__
+        origin, a_device, port = fields["origin"], a_fields["device"], a_fields["interface"]
+        if origin == "lldp":
             known = switch_port.get(port)
             if known is None:
                 known = switch_port[port] = bool(_SWITCH_PORT.match(port))
             if known:
-                switches.add(link.a.device)
-    return _OutOfBand([re.compile(p, re.I) for p in policy.topology.management_ports],
-                      switches)
+                switches.add(a_device)
+        append((a, b, a_device, port, b_fields["device"], b_fields["interface"], origin,
+                fields["src"], fields["speed_mbps"], fields["remote_description"]))
+    return values, _OutOfBand([re.compile(p, re.I) for p in policy.topology.management_ports],
+                              switches)
 
 
 class _OutOfBand:
@@ -648,20 +675,20 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
     folded: dict[str, str] = {}  # port_key of each port name (a few dozen)
     several = False
     for claim in claims:
-        far = claim.far
-        if claim.origin in ("lldp", "config") and far.device not in ports \
-                and far.device not in owners:
-            key = folded.get(far.interface)
+        far = claim[2]
+        if claim[7] in ("lldp", "config") and far not in ports and far not in owners:
+            far_port = claim[3]
+            key = folded.get(far_port)
             if key is None:
-                key = folded[far.interface] = port_key(far.interface)
-            near = claim.near.device
-            seeing = first.setdefault((far.device, key), near)
+                key = folded[far_port] = port_key(far_port)
+            near = claim[0]
+            seeing = first.setdefault((far, key), near)
             if seeing is near:
                 continue
             if isinstance(seeing, set):
                 seeing.add(near)
             elif seeing != near:
-                first[far.device, key] = {seeing, near}
+                first[far, key] = {seeing, near}
                 several = True
     if not several:
         return claims  # each port of each stranger seen by one device: nothing to split
@@ -684,9 +711,9 @@ def _distinct_strangers(claims: list[_Claim], ports: dict[str, PortTable],
     cloned = {d for pair in clones for d in pair}
     shared = {far[0] for far, nears in seen.items() if len(nears & cloned) > 1}
     for c in claims:  # (the claims are this run's own: renamed in place)
-        if c.far.device in shared and c.origin in ("lldp", "config"):
-            c.far = _end({"device": f"{c.far.device}@{c.near.device}",
-                          "interface": c.far.interface})
+        if c[2] in shared and c[7] in ("lldp", "config"):
+            c[2] = f"{c[2]}@{c[0]}"
+            c[5] = None  # (the far end is no longer the link's)
     return claims
 
 
@@ -716,18 +743,15 @@ def _claim(link: Link, names: _Names) -> _Claim:
         # port description (eth3, mlx5_3), which is what rail checks need
     near_port, far_port = names.port(near_dev, link.a.interface), names.port(far_dev, far_port)
     a, b = link.a, link.b  # unchanged ends are kept (a dump's 100,000 ends are already right)
-    return _Claim(
-        a if a.device == near_dev and a.interface == near_port
-        else _end({"device": near_dev, "interface": near_port}),
-        b if b.device == far_dev and b.interface == far_port
-        else _end({"device": far_dev, "interface": far_port}),
-        link.src, link.origin, link.speed_mbps,
-    )
+    return [near_dev, near_port, far_dev, far_port,
+            a if a.device == near_dev and a.interface == near_port else None,
+            b if b.device == far_dev and b.interface == far_port else None,
+            link.src, link.origin, link.speed_mbps]
 
 
-def _link_claims(links: list[Link], names: _Names) -> list[_Claim]:
-    """``[_claim(link, names) for link in links]`` with the names' look-ups inline: each
-    device's port names resolved once (60,000 LLDP and IB links of a mixed fabric)."""
+def _link_claims(links: list[_LinkValues], names: _Names) -> list[_Claim]:
+    """``_claim`` of each link (its values, ``_LinkValues``) with the names' look-ups inline:
+    each device's port names resolved once (60,000 LLDP and IB links of a mixed fabric)."""
     seen = names._seen
     device = names.device
     port = names.port
@@ -736,16 +760,14 @@ def _link_claims(links: list[Link], names: _Names) -> list[_Claim]:
     keys = names._keys
     maps = names._ports
     mac = _MAC.match
-    end = _end
     out: list[_Claim] = []
     append = out.append
-    for link in links:
-        a, b = link.a, link.b
-        near_dev = seen.get(a.device) or device(a.device)
-        far_dev = seen.get(b.device) or device(b.device)
-        near_port, far_port = a.interface, b.interface
-        if link.remote_description and mac(far_port):
-            far_port = link.remote_description  # (as ``_claim``)
+    for a, b, a_dev, a_port, b_dev, b_port, origin, src, speed, remote in links:
+        near_dev = seen.get(a_dev) or device(a_dev)
+        far_dev = seen.get(b_dev) or device(b_dev)
+        near_port, far_port = a_port, b_port
+        if remote and mac(far_port):
+            far_port = remote  # (as ``_claim``)
         if near_dev in configured:  # (``names.port``)
             key = keys.get(near_port)
             if key is None:
@@ -760,13 +782,10 @@ def _link_claims(links: list[Link], names: _Names) -> list[_Claim]:
             far_port = (maps.get(far_dev) or port_map(far_dev)).get(key, far_port)
         else:
             far_port = port(far_dev, far_port)
-        append(_Claim(
-            a if a.device == near_dev and a.interface == near_port
-            else end({"device": near_dev, "interface": near_port}),
-            b if b.device == far_dev and b.interface == far_port
-            else end({"device": far_dev, "interface": far_port}),
-            link.src, link.origin, link.speed_mbps,
-        ))
+        append([near_dev, near_port, far_dev, far_port,
+                a if a_dev == near_dev and a_port == near_port else None,
+                b if b_dev == far_dev and b_port == far_port else None,
+                src, origin, speed])
     return out
 
 
@@ -784,20 +803,20 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     keys: dict[str, str] = {}  # port_key of each port name (a dump has a few dozen)
     # every claim by its near end, when there are LLDP claims to compare with them
     by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]] = defaultdict(list)
-    compared = any(claim.origin == "lldp" for claim in claims)
+    compared = any(claim[7] == "lldp" for claim in claims)
     ends: list[tuple[tuple[str, str], tuple[str, str]]] | None = None
     if compared:  # each claim's (near, far) key, all before the first comparison
         ends = []
         for claim in claims:
-            near, far = claim.near, claim.far  # (each end as ``_key`` gives it)
-            near_key = keys.get(near.interface)
+            near_port, far_port = claim[1], claim[3]  # (each end as ``_key`` gives it)
+            near_key = keys.get(near_port)
             if near_key is None:
-                near_key = keys[near.interface] = port_key(near.interface)
-            far_key = keys.get(far.interface)
+                near_key = keys[near_port] = port_key(near_port)
+            far_key = keys.get(far_port)
             if far_key is None:
-                far_key = keys[far.interface] = port_key(far.interface)
-            near_end = (near.device, near_key)
-            far_end = (far.device, far_key)
+                far_key = keys[far_port] = port_key(far_port)
+            near_end = (claim[0], near_key)
+            far_end = (claim[2], far_key)
             ends.append((near_end, far_end))
             by_port[near_end].append((claim, far_end))
     speaking = {name for name, node in topo.nodes.items() if node.has_lldp}
@@ -813,40 +832,40 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     pairs: list[tuple[str, str]] = []
     make_cable = _whole_cable
     for number, claim in enumerate(claims):
-        origin = claim.origin
+        a_dev, a_name, b_dev, b_name, a, b, src, origin, claimed = claim
         if ends is not None:
             near, far = ends[number]
         else:  # (each end as ``_key`` gives it)
-            near_end, far_end = claim.near, claim.far
-            near_key = keys.get(near_end.interface)
+            near_key = keys.get(a_name)
             if near_key is None:
-                near_key = keys[near_end.interface] = port_key(near_end.interface)
-            far_key = keys.get(far_end.interface)
+                near_key = keys[a_name] = port_key(a_name)
+            far_key = keys.get(b_name)
             if far_key is None:
-                far_key = keys[far_end.interface] = port_key(far_end.interface)
-            near, far = (near_end.device, near_key), (far_end.device, far_key)
+                far_key = keys[b_name] = port_key(b_name)
+            near, far = (a_dev, near_key), (b_dev, far_key)
         if near[0] == far[0] and origin == "lldp":
             # (IB dumps: a switch cabled to itself stays a cable; IB009 reports it in IB terms)
             issues.append(CablingIssue(
-                kind="self-loop", device=claim.near.device, interface=claim.near.interface,
-                message=f"{claim.near.device} {claim.near.interface} is cabled to its own port "
-                f"{claim.far.interface}", src=claim.src,
+                kind="self-loop", device=a_dev, interface=a_name,
+                message=f"{a_dev} {a_name} is cabled to its own port {b_name}", src=src,
             ))
             continue
         pair = (near, far) if near <= far else (far, near)
         cable = cables.get(pair)
         if cable is None:
-            a, b = claim.near, claim.far
-            a_dev, b_dev = a.device, b.device
+            if a is None:
+                a = _end({"device": a_dev, "interface": a_name})
+            if b is None:
+                b = _end({"device": b_dev, "interface": b_name})
             table = table_of(a_dev)
-            row = table.get(a.interface) if table else None
-            a_port = row.end(a.interface) if row else None
+            a_row = table.get(a_name) if table else None
+            a_port = a_row.end(a_name) if a_row else None
             table = table_of(b_dev)
-            row = table.get(b.interface) if table else None
-            b_port = row.end(b.interface) if row else None
+            b_row = table.get(b_name) if table else None
+            b_port = b_row.end(b_name) if b_row else None
             speed = None  # the slowest speed any of them gives (None: none does)
-            for given in (a_port and a_port.speed_mbps, b_port and b_port.speed_mbps,
-                          claim.speed_mbps):
+            # (the ports' speeds from their rows: PortRow.speed_mbps)
+            for given in (a_row and a_row[0], b_row and b_row[0], claimed):
                 if given and (speed is None or given < speed):
                     speed = given
             cable = cables[pair] = make_cable({  # (its parts are models already)
@@ -860,8 +879,8 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
             # (as ``cable.confirmed = True`` does: Cable validates no assignment, and the
             # cable's fields set names every field already)
             cable.__dict__["confirmed"] = True
-        if claim.src is not None:
-            cable.sources.append(claim.src)
+        if src is not None:
+            cable.sources.append(src)
         if origin == "lldp" and far[0] in speaking:
             answers = by_port.get(far)  # (``_disagreement``'s test, inline for the usual yes)
             if answers:
@@ -1009,12 +1028,12 @@ def _host_ports(claims: list[_Claim]) -> dict[str, int]:
     host_ports: dict[str, int] = defaultdict(int)
     host_port: dict[str, bool] = {}  # (a dump's 50,000 claims name a few dozen ports)
     for claim in claims:
-        port = claim.far.interface
+        port = claim[3]
         hit = host_port.get(port)
         if hit is None:
             hit = host_port[port] = bool(_HOST_PORT.match(port))
         if hit:
-            host_ports[claim.far.device] += 1
+            host_ports[claim[2]] += 1
     return host_ports
 
 
@@ -1025,23 +1044,22 @@ def _disagreement(claim: _Claim, near: tuple[str, str], far: tuple[str, str],
     (``near`` and ``far``: the claim's ends as ``_key`` gives them; ``by_port``: the LLDP
     claims by their near end, each with its far end's key). Asked only of an LLDP claim whose
     far end's own LLDP table was read: otherwise its view is unknown, nothing to compare."""
+    near_dev, near_port, far_dev, far_port = claim[:4]
     answers = by_port.get(far, [])
     if not answers:
         return CablingIssue(
-            kind="one-sided", device=claim.near.device, interface=claim.near.interface,
-            message=f"{claim.near.device} {claim.near.interface} sees {claim.far.device} "
-            f"{claim.far.interface}, but {claim.far.device}'s LLDP table has no neighbour on "
-            f"{claim.far.interface}", src=claim.src,
+            kind="one-sided", device=near_dev, interface=near_port,
+            message=f"{near_dev} {near_port} sees {far_dev} {far_port}, but {far_dev}'s LLDP "
+            f"table has no neighbour on {far_port}", src=claim[6],
         )
     if any(answer_far == near for _, answer_far in answers):
         return None
-    other = answers[0][0].far
+    other = answers[0][0]
     return CablingIssue(
-        kind="contradiction", device=claim.near.device, interface=claim.near.interface,
-        message=f"{claim.near.device} {claim.near.interface} sees {claim.far.device} "
-        f"{claim.far.interface}, but {claim.far.device} says {claim.far.interface} goes to "
-        f"{other.device} {other.interface}", src=claim.src,
-        related=[a.src for a, _ in answers if a.src is not None],
+        kind="contradiction", device=near_dev, interface=near_port,
+        message=f"{near_dev} {near_port} sees {far_dev} {far_port}, but {far_dev} says "
+        f"{far_port} goes to {other[2]} {other[3]}", src=claim[6],
+        related=[a[6] for a, _ in answers if a[6] is not None],
     )
 
 
@@ -1412,7 +1430,8 @@ def compare_intent(topo: Topology, intent: Intent, names: _Names) -> list[Cablin
     intended_devices: set[str] = set()
     for link in intent.links:
         claim = _claim(link, names)
-        a, b = _key(claim.near), _key(claim.far)
+        near, far = _near_end(claim), _far_end(claim)
+        a, b = _key(near), _key(far)
         intended_keys.add(frozenset((a, b)))
         intended_devices |= {a[0], b[0]}
         topo.nodes.setdefault(a[0], TopologyNode(name=a[0]))
@@ -1420,10 +1439,9 @@ def compare_intent(topo: Topology, intent: Intent, names: _Names) -> list[Cablin
         present = observed.get(a)
         if present is not None and {_key(present.a), _key(present.b)} == {a, b}:
             continue
-        wrong = [(end, observed[k]) for end, k in ((claim.near, a), (claim.far, b))
+        wrong = [(end, observed[k]) for end, k in ((near, a), (far, b))
                  if k in observed]
-        want = f"{claim.near.device} {claim.near.interface} - {claim.far.device} " \
-            f"{claim.far.interface}"
+        want = f"{near.device} {near.interface} - {far.device} {far.interface}"
         if wrong:
             end, cable = wrong[0]
             peer = cable.b if _key(cable.a) == _key(end) else cable.a
@@ -1434,7 +1452,7 @@ def compare_intent(topo: Topology, intent: Intent, names: _Names) -> list[Cablin
             ))
         else:
             issues.append(CablingIssue(
-                kind="missing", device=claim.near.device, interface=claim.near.interface,
+                kind="missing", device=near.device, interface=near.interface,
                 src=link.src, message=f"intended cable {want} is not in any input",
             ))
     if intent.links:
