@@ -114,16 +114,27 @@ class PortRow(NamedTuple):
     alias: str | None = None
     """Another name the device gives the port (SONiC ``PORT.alias``, what its LLDP sends)."""
 
-    def end(self, name: str) -> PortEnd:
+    def end(self, name: str, neighbors: dict[tuple[str, str], Endpoint] | None = None,
+            ) -> PortEnd:
         """The PortEnd validation would make (the row's values have their fields' types
-        already): a fabric of 1,024 SONiC switches makes 57,000 of them."""
+        already): a fabric of 1,024 SONiC switches makes 57,000 of them. ``neighbors``: the
+        Endpoints made already by the neighbour they name, shared (an Endpoint is frozen:
+        1,024 templated ToRs name the same 28 neighbours)."""
         neighbor = self.neighbor
+        if not neighbor:
+            peer = None
+        elif neighbors is None:
+            peer = _end({"device": neighbor[0], "interface": neighbor[1]})
+        else:
+            peer = neighbors.get(neighbor)
+            if peer is None:
+                peer = neighbors[neighbor] = _end({"device": neighbor[0],
+                                                   "interface": neighbor[1]})
         return _whole_port_end({
             "interface": name, "speed_mbps": self.speed_mbps, "mtu": self.mtu,
             "admin_up": self.admin_up, "routed": self.routed, "pfc": list(self.pfc),
-            "trust": self.trust, "src": self.src,
-            "neighbor": _end({"device": neighbor[0], "interface": neighbor[1]})
-            if neighbor else None, "neighbor_src": self.neighbor_src,
+            "trust": self.trust, "src": self.src, "neighbor": peer,
+            "neighbor_src": self.neighbor_src,
         })
 
 
@@ -831,6 +842,9 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     index: dict[str, list[Cable]] = {}
     pairs: list[tuple[str, str]] = []
     make_cable = _whole_cable
+    # The Endpoints made here by their names, shared (an Endpoint is frozen): a port's
+    # configured neighbour (``PortRow.end``) is most often the cable's far end itself.
+    neighbors: dict[tuple[str, str], Endpoint] = {}
     for number, claim in enumerate(claims):
         a_dev, a_name, b_dev, b_name, a, b, src, origin, claimed = claim
         if ends is not None:
@@ -854,15 +868,19 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
         cable = cables.get(pair)
         if cable is None:
             if a is None:
-                a = _end({"device": a_dev, "interface": a_name})
+                a = neighbors.get((a_dev, a_name))
+                if a is None:
+                    a = neighbors[a_dev, a_name] = _end({"device": a_dev, "interface": a_name})
             if b is None:
-                b = _end({"device": b_dev, "interface": b_name})
+                b = neighbors.get((b_dev, b_name))
+                if b is None:
+                    b = neighbors[b_dev, b_name] = _end({"device": b_dev, "interface": b_name})
             table = table_of(a_dev)
             a_row = table.get(a_name) if table else None
-            a_port = a_row.end(a_name) if a_row else None
+            a_port = a_row.end(a_name, neighbors) if a_row else None
             table = table_of(b_dev)
             b_row = table.get(b_name) if table else None
-            b_port = b_row.end(b_name) if b_row else None
+            b_port = b_row.end(b_name, neighbors) if b_row else None
             speed = None  # the slowest speed any of them gives (None: none does)
             # (the ports' speeds from their rows: PortRow.speed_mbps)
             for given in (a_row and a_row[0], b_row and b_row[0], claimed):
@@ -1091,17 +1109,19 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
         return sum(1 for c in topo.cables_of(name) if c.a.device != c.b.device)
     fixed: dict[str, str] = {}
     hosts: set[str] = set()
+    view_switches, view_hosts = view.switches, view.hosts
     for node in topo.nodes.values():
+        values = node.__dict__  # (its fields from its dict: one attribute read, not four)
+        name = values["name"]
         for role, pattern in patterns:
-            if pattern.search(node.name):
+            if pattern.search(name):
                 node.role, node.role_from = role, "policy"  # type: ignore[assignment]
-                fixed[node.name] = role
+                fixed[name] = role
                 break
-        name = node.name
-        if fixed.get(name, "host") != "host" or name in view.switches or node.chips:
+        if fixed.get(name, "host") != "host" or name in view_switches or values["chips"]:
             continue
-        if fixed.get(name) == "host" or name in view.hosts or (
-                not node.configured and not node.has_lldp
+        if fixed.get(name) == "host" or name in view_hosts or (
+                not values["configured"] and not values["has_lldp"]
                 and (host_ports[name] or _name_role(name) == "host")):
             hosts.add(name)
     switches = {n for n in topo.nodes if n not in hosts}
@@ -1115,18 +1135,26 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
     if len(named) * 2 > len(hosts):
         named = set()  # most hosts carry such a name (a lab of 'r-ufm101'): not a hint
     for by_name in (True, False):
+        if by_name and not named:
+            continue  # (no service-named host: the first pass finds nothing)
         for name in sorted(candidates - spines):
-            attached = neighbours[name] & hosts
-            uplinks = neighbours[name] - hosts
-            alone = {name}
-            if name in fixed or not uplinks or any(neighbours[h] != alone for h in attached):
+            if name in fixed:
                 continue
-            if by_name:
-                hit = bool(named) and attached <= named
-            else:  # (its hosts' cables are few: counted last, the other tests are cheaper)
-                hit = uplinks <= candidates and not uplinks & spines and \
-                    sum(count(h) for h in attached) * 2 < count(name)
-            if hit:
+            reach = neighbours[name]
+            uplinks = reach - hosts
+            if not uplinks:
+                continue
+            attached = reach & hosts
+            # (the tests in the order of their cost, the cheap ones first: 1,024 SONiC ToRs
+            # with 24 hosts each fail the cheap ones)
+            if not (attached <= named if by_name
+                    else uplinks <= candidates and not uplinks & spines):
+                continue
+            alone = {name}
+            if any(neighbours[h] != alone for h in attached):
+                continue
+            # (its hosts' cables are few: counted last)
+            if by_name or sum(count(h) for h in attached) * 2 < count(name):
                 spines.add(name)  # a spine that carries the fabric's UFM or login node
                 service |= attached
     service |= named
@@ -1138,12 +1166,12 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
     by_distance = ("leaf", "spine")
     node_edited()  # (the loop below writes nodes' fields directly: _assign)
     for node in topo.nodes.values():
-        name = node.name
+        values = node.__dict__
+        name = values["name"]
         if name in fixed:
             _assign(node, {"service": name in service, "tier": TIER.get(node.role)})
             continue
         if name in hosts:  # (``_assign``, inline for the many)
-            values = node.__dict__
             values["service"] = name in service
             values["role"] = "host"
             values["tier"] = 0
