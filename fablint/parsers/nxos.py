@@ -47,10 +47,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from pathlib import PurePath
-from typing import Any
+from typing import Any, TypeVar
 
 from fablint import units
-from fablint.model import ParseProblem, PolicyBinding, QosSettings, Queue, Reference, SourceRef
+from fablint.model import (
+    LinkPause,
+    ParseProblem,
+    PolicyBinding,
+    QosSettings,
+    Queue,
+    Reference,
+    SourceRef,
+    Watchdog,
+)
 from fablint.parsers import build
 from fablint.parsers.base import (
     CONFIG_LINE_START,
@@ -180,6 +189,11 @@ matches, taken as its traffic classes, and its MTU when the policy has no ``mtu`
 FCoE no-drop class runs FC-sized frames, 2112 bytes)."""
 
 Handler = Callable[[list[str], int, str], bool]
+
+_NO_PAUSE: Obj = {"field_src": {}}
+"""A port's pause (``new_qos``) and watchdog (``new_pfc``) without a line of the port's own."""
+_NO_WATCHDOG: Obj = _NO_PAUSE
+ModelT = TypeVar("ModelT", bound=Any)
 
 
 def normalise_interface(words: list[str]) -> tuple[str, str] | None:
@@ -314,6 +328,8 @@ class _NxosBuilder:
         """qos policy name -> ``port_maps``."""
         """(kind, name) of every policy a service-policy binds."""
         self.shared_qos: dict[tuple[str | None, bool], QosSettings] = {}
+        self.parts: dict[type, Any] = {}
+        """Class -> the one model of it that ports share (``shared_part``)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -357,6 +373,15 @@ class _NxosBuilder:
 
     def current(self) -> Any:
         return self.stack[-1].obj
+
+    def shared_part(self, cls: type[ModelT], values: Obj) -> ModelT:
+        """The model of ``values``, one per device and class: a part of port QoS that is the
+        same on every port that has no line of its own for it (models are never changed, so
+        ports may share one)."""
+        model = self.parts.get(cls)
+        if model is None:
+            model = self.parts[cls] = cls.model_validate(values)
+        return model  # type: ignore[return-value]
 
     # -- main loop -----------------------------------------------------------------------
 
@@ -1021,9 +1046,12 @@ class _NxosBuilder:
         self.system = system
         self.no_drop = self.network_qos(system.get(("network-qos", None)))
         compactor = self.compactor
-        if compactor is not None:  # one model of each system binding, which ports share
-            self.system_models = {slot: compactor.model(PolicyBinding, b)
-                                  for slot, b in system.items()}
+        # One model of each system binding, of the watchdog the global line gives and of a
+        # port's pause without flowcontrol lines, which every port shares: a port of its own
+        # QoS is otherwise nine objects to validate, and these four are alike on every port.
+        self.system_models = {slot: PolicyBinding.model_validate(b) if compactor is None
+                              else compactor.model(PolicyBinding, b)
+                              for slot, b in system.items()}
         for b in self.system_bindings:
             self.bind("system qos", b)
         if self.freezer is not None:
@@ -1259,6 +1287,8 @@ class _NxosBuilder:
         qos = dict(own)
         qos["field_src"] = dict(own["field_src"])
         qos["policies"] = self.effective_bindings(own["policies"], self.system_models or system)
+        if self.compactor is None and own["pause"] == _NO_PAUSE:
+            qos["pause"] = self.shared_part(LinkPause, _NO_PAUSE)
         if profile is not None:
             qos["queues"] = profile["queues"]
         if classify is not None:
@@ -1328,7 +1358,15 @@ class _NxosBuilder:
         pfc["watchdog"] = self.port_watchdog(own["watchdog"])
         return pfc
 
-    def port_watchdog(self, own: Obj) -> Obj:
+    def port_watchdog(self, own: Obj) -> Obj | Watchdog:
+        if self.compactor is None and own == _NO_WATCHDOG:
+            # no watchdog line on the port: what the global line says, one model
+            return self.shared_part(Watchdog, self.global_watchdog())
+        return self.global_watchdog(own)
+
+    def global_watchdog(self, own: Obj | None = None) -> Obj:
+        if own is None:
+            own = _NO_WATCHDOG
         watchdog = {**own, "field_src": dict(own["field_src"])}
         if "enabled" not in watchdog["field_src"] and self.watchdog_global is not None:
             watchdog["enabled"], watchdog["field_src"]["enabled"] = self.watchdog_global
