@@ -194,6 +194,7 @@ _NO_PAUSE: Obj = {"field_src": {}}
 """A port's pause (``new_qos``) and watchdog (``new_pfc``) without a line of the port's own."""
 _NO_WATCHDOG: Obj = _NO_PAUSE
 ModelT = TypeVar("ModelT", bound=Any)
+_new_tuple = tuple.__new__
 
 
 def normalise_interface(words: list[str]) -> tuple[str, str] | None:
@@ -203,6 +204,20 @@ def normalise_interface(words: list[str]) -> tuple[str, str] | None:
     interfaces (running-config never writes them).
     """
     text = " ".join(words)
+    named = _NAMES.get(text, _UNNAMED)
+    if named is _UNNAMED:
+        if len(_NAMES) >= _CACHE_LIMIT:
+            _NAMES.clear()
+        named = _NAMES[text] = _interface_name(text)
+    return named  # type: ignore[return-value]
+
+
+_UNNAMED = object()
+_NAMES: dict[str, tuple[str, str] | None] = {}
+"""Interface name as written -> ``normalise_interface``'s answer (the same in every switch)."""
+
+
+def _interface_name(text: str) -> tuple[str, str] | None:
     if "," in text or _RANGE_NAME.search(text):
         return None
     match = _IF_NAME.match(text)
@@ -246,12 +261,15 @@ def is_builtin_policy(name: str) -> bool:
 
 
 class _Context:
-    __slots__ = ("handler", "indent", "obj")
+    __slots__ = ("fast", "handler", "indent", "obj")
 
-    def __init__(self, indent: int, handler: Handler, obj: Any = None) -> None:
+    def __init__(self, indent: int, handler: Handler, obj: Any = None,
+                 fast: bool = False) -> None:
         self.indent = indent
         self.handler = handler
         self.obj = obj
+        self.fast = fast
+        """The block of one port: its lines may be applied from ``_IF_RAW``."""
 
 
 def _at_line_start(word: str, text: str) -> bool:
@@ -306,6 +324,8 @@ class _NxosBuilder:
         self.first_foreign = 0
         self.lineno = 0
         self.stack: list[_Context] = []
+        self.raw: str | None = None
+        """The line being read as written (``_IF_RAW``'s key), while its handler runs."""
         self.class_maps: dict[tuple[str, str], Obj] = {}
         self.policy_maps: dict[tuple[str, str], Obj] = {}
         self.system_bindings: list[Obj] = []
@@ -334,7 +354,7 @@ class _NxosBuilder:
     # -- helpers -------------------------------------------------------------------------
 
     def ref(self) -> SourceRef:
-        return SourceRef(self.path, self.lineno)
+        return _new_tuple(SourceRef, (self.path, self.lineno))  # type: ignore[no-any-return]
 
     def problem(self, message: str) -> None:
         self.problems.append(
@@ -367,9 +387,9 @@ class _NxosBuilder:
                 return []
         return sorted(out)
 
-    def open(self, indent: int, handler: Handler, obj: Any = None) -> None:
+    def open(self, indent: int, handler: Handler, obj: Any = None, fast: bool = False) -> None:
         """Enter a block: the following, deeper-indented lines go to ``handler``."""
-        self.stack.append(_Context(indent, handler, obj))
+        self.stack.append(_Context(indent, handler, obj, fast))
 
     def current(self) -> Any:
         return self.stack[-1].obj
@@ -411,7 +431,31 @@ class _NxosBuilder:
         tracker = SuppressionTracker(self.path)
         banner_end: str | None = None
         lineno = 0
+        fast_lines = _IF_RAW
         for lineno, raw in enumerate(split_lines(text), 1):
+            top = stack[-1]
+            if top.fast and banner_end is None and not tracker.busy:
+                # A line of a port's block read before, in this file or another: what the
+                # steps below would do with it is known from the line as written.
+                hit = fast_lines.get(raw)
+                if hit is not None:
+                    indent = hit[0]
+                    if indent > skip_deeper_than >= 0:  # under a skipped line
+                        self.unknown += 1
+                        self.first_unknown = self.first_unknown or lineno
+                        continue
+                    if indent > top.indent:  # in the port's block: nothing to close
+                        self.lineno = lineno
+                        try:
+                            known = hit[1](self, top.obj, hit[2])
+                        except (ValueError, IndexError):
+                            self.problem(f"cannot read {raw.split()[0]!r} line")
+                            known = True
+                        if not known:
+                            self.unknown += 1
+                            self.first_unknown = self.first_unknown or lineno
+                        skip_deeper_than = indent
+                        continue
             line = raw.rstrip()
             if not line:
                 continue
@@ -463,11 +507,13 @@ class _NxosBuilder:
                 continue
             self.lineno = lineno
             depth = len(stack)
+            self.raw = raw
             try:
                 known = stack[-1].handler(words, indent, body)
             except (ValueError, IndexError):
                 self.problem(f"cannot read {words[0]!r} line")
                 known = True
+            self.raw = None
             if not known:
                 self.unknown += 1
                 self.first_unknown = self.first_unknown or lineno
@@ -579,18 +625,11 @@ class _NxosBuilder:
 
     def binding(self, args: list[str]) -> Obj | None:
         """``[type KIND] [input|output] NAME`` (network-qos has no direction) as a binding."""
-        kind = "qos"
-        if args and args[0] == "type" and len(args) >= 2:
-            kind, args = args[1], args[2:]
-        direction = None
-        if args and args[0] in ("input", "output"):
-            direction = "in" if args[0] == "input" else "out"
-            args = args[1:]
-        if len(args) != 1 or kind not in _QOS_KINDS:
+        named = _binding_of(args)
+        if named is None:
             return None
-        if direction is None and kind != "network-qos":
-            direction = "in"
-        return {"name": args[0], "kind": kind, "direction": direction, "src": self.ref(),
+        name, kind, direction = named
+        return {"name": name, "kind": kind, "direction": direction, "src": self.ref(),
                 "field_src": {}}
 
     def h_pfc_global(self, args: list[str], negated: bool) -> bool:
@@ -605,7 +644,7 @@ class _NxosBuilder:
     def open_interface(self, words: list[str], indent: int) -> bool:
         named = normalise_interface(words)
         if named is not None:
-            self.open(indent, self.h_interface, self.interface(*named))
+            self.open(indent, self.h_interface, self.interface(*named), fast=True)
             return True
         ports = expand_interface_range(" ".join(words),
                                        lambda name: normalise_interface([name]))
@@ -642,7 +681,13 @@ class _NxosBuilder:
         return known
 
     def h_interface(self, words: list[str], indent: int, body: str) -> bool:
-        iface: Obj = self.current()
+        op, arg, remember = _interface_op(words, body)
+        if remember and self.raw is not None:
+            _remember_raw(self.raw, (indent, op, arg))
+        return op(self, self.current(), arg)
+
+    def if_line(self, iface: Obj, words: list[str], body: str) -> bool:
+        """What a line of a port's block does to the port (``h_interface``)."""
         negated = words[0] == "no"
         if negated:
             words = words[1:]
@@ -1393,3 +1438,127 @@ def _address(args: list[str]) -> str:
             return args[0]
         return f"{args[0]}/{bits}"
     return args[0]
+
+
+def _binding_of(args: list[str]) -> tuple[str, str, str | None] | None:
+    """(name, kind, direction) of ``[type KIND] [input|output] NAME``, or None."""
+    kind = "qos"
+    if args and args[0] == "type" and len(args) >= 2:
+        kind, args = args[1], args[2:]
+    direction = None
+    if args and args[0] in ("input", "output"):
+        direction = "in" if args[0] == "input" else "out"
+        args = args[1:]
+    if len(args) != 1 or kind not in _QOS_KINDS:
+        return None
+    if direction is None and kind != "network-qos":
+        direction = "in"
+    return args[0], kind, direction
+
+
+# -- lines of a port's block, remembered by the line as written -------------------------------
+#
+# Most lines of a switch's ports are the same on every port and every switch of a fabric
+# (``no switchport``, ``mtu 9216``, ``priority-flow-control mode on``, ``service-policy type
+# qos input ROCE``). What a line does to the port it is in is a pure function of the line:
+# ``_interface_op`` works it out once, and ``scan`` applies it to the next port with the same
+# line (as written: indentation, CRLF and all) with one look-up, before it strips or splits
+# the line. An op is ``op(builder, port, arg) -> understood``; ``_op_line`` is the general one
+# (``if_line``, as the line's words say), the others do what ``if_line`` would for the most
+# common lines without reading the words again. Descriptions and addresses, which differ on
+# each port, are not remembered.
+
+Op = Callable[["_NxosBuilder", Obj, Any], bool]
+_IF_RAW: dict[str, tuple[int, Op, Any]] = {}
+"""Raw line of a port's block -> (indentation, op, its argument)."""
+_CACHE_LIMIT = 8192
+_LONG_LINE = 200
+"""Lines this long or longer are not remembered (keys and hashes are seldom repeated)."""
+
+
+def _remember_raw(raw: str, value: tuple[int, Op, Any]) -> None:
+    if len(raw) >= _LONG_LINE:
+        return
+    if len(_IF_RAW) >= _CACHE_LIMIT:
+        _IF_RAW.clear()
+    _IF_RAW[raw] = value
+
+
+def clear_caches() -> None:
+    """Forget every line this process has read (for tests: what the cache remembers must
+    never change what a parse gives)."""
+    _IF_RAW.clear()
+    _NAMES.clear()
+
+
+def _op_line(builder: _NxosBuilder, iface: Obj, arg: tuple[tuple[str, ...], str]) -> bool:
+    words, body = arg
+    return builder.if_line(iface, list(words), body)
+
+
+def _op_set(builder: _NxosBuilder, iface: Obj, arg: tuple[str, Any]) -> bool:
+    """A field set by the line, which is its source (``shutdown``, ``switchport``, ``vrf``)."""
+    key, value = arg
+    iface[key] = value
+    iface["field_src"][key] = builder.ref()
+    return True
+
+
+def _op_mtu(builder: _NxosBuilder, iface: Obj, mtu: int) -> bool:
+    builder.raw_mtu[iface["name"]] = (mtu, builder.ref())
+    return True
+
+
+def _op_pfc_mode(builder: _NxosBuilder, iface: Obj, mode: str) -> bool:
+    pfc = iface["qos"]["pfc"]
+    pfc["mode"] = mode
+    pfc["field_src"]["mode"] = builder.ref()
+    builder.own_qos.add(iface["name"])
+    return True
+
+
+def _op_binding(builder: _NxosBuilder, iface: Obj,
+                arg: tuple[tuple[str, str, str | None], bool]) -> bool:
+    (name, kind, direction), negated = arg
+    binding = {"name": name, "kind": kind, "direction": direction, "src": builder.ref(),
+               "field_src": {}}
+    qos = iface["qos"]
+    qos["policies"] = [b for b in qos["policies"] if not _same_slot(b, binding)]
+    if not negated:
+        qos["policies"].append(binding)
+    builder.own_qos.add(iface["name"])
+    return True
+
+
+def _op_unknown(builder: _NxosBuilder, iface: Obj, arg: None) -> bool:
+    return False
+
+
+def _interface_op(words: list[str], body: str) -> tuple[Op, Any, bool]:
+    """What a line of a port's block does, as (op, arg, remember): see ``if_line``, which
+    ``_op_line`` runs for every line without an op of its own."""
+    negated = words[0] == "no"
+    rest = words[1:] if negated else words
+    if not rest:
+        return _op_unknown, None, True
+    w0 = rest[0]
+    n = len(rest)
+    if w0 == "description" or (w0 in ("ip", "ipv6") and n >= 2 and rest[1] == "address"):
+        return _op_line, (tuple(words), body), False  # each port's own
+    if n == 1 and (w0 == "shutdown" or w0 == "switchport"):
+        return _op_set, ("admin_up" if w0 == "shutdown" else "routed", negated), True
+    if w0 == "vrf" and n >= 3 and rest[1] == "member":
+        return _op_set, ("vrf", None if negated else rest[2]), True
+    if w0 == "mtu" and n == 2 and not negated and _NUMBER.match(rest[1]) and len(rest[1]) < 12:
+        mtu = int(rest[1])
+        if NXOS_MTU_RANGE[0] <= mtu <= NXOS_MTU_RANGE[1]:
+            return _op_mtu, mtu, True
+    if (w0 == "priority-flow-control" and n >= 3 and not negated and rest[1] == "mode"
+            and rest[2] in ("on", "off", "auto")):
+        return _op_pfc_mode, rest[2], True
+    if w0 == "service-policy":
+        named = _binding_of(rest[1:])
+        if named is None:
+            return _op_unknown, None, True
+        return _op_binding, (named, negated), True
+    return _op_line, (tuple(words), body), True
