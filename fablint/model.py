@@ -1533,15 +1533,29 @@ class Topology(_Model):
         """``compute()``, again only when the cables, the nodes or a node's role, tier or
         service changed since: a view of the whole fabric that the bisection, several rules
         and the reports each ask for (one pass over 50,000 cables each time; this check is
-        a pass over the nodes' names and identities, and the count of node edits)."""
+        a pass over the nodes' names and objects, and the count of node edits)."""
         nodes = self.nodes
+        # (the nodes themselves, not their ids: the same objects compare by identity, with
+        # no int made and compared for each; a node replaced by an equal one, whose views
+        # are the same, compares equal)
         state = (id(self.cables), len(self.cables), _node_edits[0], tuple(nodes),
-                 tuple(map(id, nodes.values())))
-        if state != self._views_of:
-            self._views, self._views_of = {}, state
-        if what not in self._views:
-            self._views[what] = compute()
-        return self._views[what]
+                 tuple(nodes.values()))
+        # (the private attributes from their dict: each read of one by name goes through
+        # pydantic's __getattr__ in Python)
+        private = self.__pydantic_private__
+        assert private is not None
+        if state != private["_views_of"]:
+            private["_views"], private["_views_of"] = {}, state
+        views = private["_views"]
+        if what not in views:
+            views[what] = compute()
+        return views[what]
+
+    def roles(self) -> dict[str, Role]:
+        """Each node's role by name: what the placement, the bisection and several rules look
+        up for every node or cable end. A view (see ``_view``): read it, never change it."""
+        return self._view("roles", lambda: {  # type: ignore[no-any-return]
+            name: node.role for name, node in self.nodes.items()})
 
     def tier_groups(self, lower: Role, upper: Role) -> list[set[str]]:
         """The switches of two adjacent tiers joined by cables between those tiers: a pod
@@ -1565,8 +1579,7 @@ class Topology(_Model):
         return self._view("role edges", self._role_edges)  # type: ignore[no-any-return]
 
     def _role_edges(self) -> dict[tuple[str, str], list[tuple[str, str, Cable]]]:
-        roles = {name: node.role for name, node in self.nodes.items()}
-        get = roles.get
+        get = self.roles().get
         edges: dict[tuple[str, str], list[tuple[str, str, Cable]]] = {}
         # (one dict look-up per end: 50,000 cables)
         for (a, b), cable in zip(self.device_pairs(), self.cables, strict=True):
@@ -1636,8 +1649,10 @@ class Topology(_Model):
 
     def cables_of(self, name: str) -> list[Cable]:
         """The cables of one node (indexed on first use; the topology is built once)."""
-        index = self._index
-        if index is None or self._indexed != len(self.cables):
+        private = self.__pydantic_private__  # (as in ``_view``: a rule asks once a node)
+        assert private is not None
+        index = private["_index"]
+        if index is None or private["_indexed"] != len(self.cables):
             index = {}
             for cable in self.cables:
                 index.setdefault(cable.a.device, []).append(cable)
@@ -1673,27 +1688,35 @@ class Topology(_Model):
 
     def _capacity_table(self) -> dict[str, tuple[int, int, int]]:
         nodes = self.nodes
-        get = nodes.get
+        # each node's tier and service flag read once (not once a cable end): a node not
+        # in ``nodes`` has no tier either
+        tiers: dict[str, int | None] = {}
+        service: set[str] = set()
+        for name, node in nodes.items():
+            values = node.__dict__
+            tiers[name] = values["tier"]
+            if values["service"]:
+                service.add(name)
+        get = tiers.get
         down: dict[str, int] = dict.fromkeys(nodes, 0)
         up = down.copy()
         unknown = down.copy()
         for (a, b), cable in zip(self.device_pairs(), self.cables, strict=True):
-            node_a, node_b = get(a), get(b)
-            if a == b or node_a is None or node_b is None:
+            if a == b:
                 continue  # (a cable to itself joins one tier to itself)
-            tier_a, tier_b = node_a.tier, node_b.tier
+            tier_a, tier_b = get(a), get(b)
             if tier_a is None or tier_b is None or tier_a == tier_b:
                 continue
             speed = cable.speed_mbps
             # (service hosts, UFM or login, are not what the fabric serves)
-            if not node_b.service:
+            if b not in service:
                 if speed is None:
                     unknown[a] += 1
                 elif tier_b < tier_a:
                     down[a] += speed
                 else:
                     up[a] += speed
-            if not node_a.service:
+            if a not in service:
                 if speed is None:
                     unknown[b] += 1
                 elif tier_a < tier_b:

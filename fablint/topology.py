@@ -1384,7 +1384,7 @@ def _full_mesh(topo: Topology, adjacent: dict[str, set[str]]) -> bool:
 
 
 def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
-    role = {name: node.role for name, node in topo.nodes.items()}.get  # (``topo.role``)
+    role = topo.roles().get  # (``topo.role``)
     if not _one_fabric(topo, role):
         return None
     edges = []

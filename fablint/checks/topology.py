@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
@@ -296,10 +296,16 @@ class RailAlignment(TopologyRule):
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
         nics: dict[str, list[tuple[int, str, Cable]]] = defaultdict(list)
-        nodes = topo.nodes
         indexes: dict[str, int | None] = {}  # (50,000 host cables name a few NICs)
-        for a_device, _b, cable in topo.role_edges().get(("host", "leaf"), ()):
-            host_end, leaf_end = (cable.a, cable.b) if nodes[a_device].role == "host" else \
+        edges = topo.role_edges().get(("host", "leaf"), ())
+        role = topo.roles().get
+        # Only a server with two cables or more to leaves can be judged (``multi`` below):
+        # its cables alone are read (24,000 one-cable servers of 1,024 SONiC ToRs are not).
+        cabled = Counter(a if role(a) == "host" else b for a, b, _ in edges)
+        for a_device, b_device, cable in edges:
+            if cabled[a_device] < 2 and cabled[b_device] < 2:
+                continue
+            host_end, leaf_end = (cable.a, cable.b) if role(a_device) == "host" else \
                 (cable.b, cable.a)
             port = host_end.interface
             index = indexes[port] if port in indexes else \
@@ -379,14 +385,14 @@ class ClosMesh(TopologyRule):
     category = "topology"
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
-        roles = {name: node.role for name, node in topo.nodes.items()}
+        roles = topo.roles()
         for lower, upper in (("leaf", "spine"), ("spine", "super-spine")):
             reach = _reach(topo, lower, upper)
             for group in topo.tier_groups(lower, upper):
                 yield from self._mesh(topo, group, lower, upper, roles, reach)
 
     def _mesh(self, topo: Topology, group: set[str], lower: str, upper: str,
-              roles: dict[str, str], reach: dict[str, dict[str, list[Cable]]],
+              roles: Mapping[str, str], reach: dict[str, dict[str, list[Cable]]],
               ) -> Iterable[Finding]:
         uppers = sorted(n for n in group if roles.get(n) == upper)
         lowers = sorted(n for n in group if roles.get(n) == lower)
@@ -446,9 +452,9 @@ def _reach(topo: Topology, lower: str, upper: str) -> dict[str, dict[str, list[C
     cables' order (one pass over the cables between the two tiers)."""
     reach: dict[str, dict[str, list[Cable]]] = {}
     key = (lower, upper) if lower <= upper else (upper, lower)
-    nodes = topo.nodes
+    role = topo.roles().get
     for a, b, cable in topo.role_edges().get(key, ()):
-        low, high = (a, b) if nodes[a].role == lower else (b, a)
+        low, high = (a, b) if role(a) == lower else (b, a)
         per_upper = reach.get(low)
         if per_upper is None:
             per_upper = reach[low] = {}
@@ -610,7 +616,7 @@ class SingleHomed(TopologyRule):
         # the number of fabrics (1,024 separate SONiC ToRs: 80 s).
         # So are the roles: a look-up table per fabric made it quadratic again (9.6 s).
         uplinks = topo.adjacency()
-        role = {name: node.role for name, node in topo.nodes.items()}.get
+        role = topo.roles().get
         for _fabric, by_role in _fabric_roles(topo, ctx):
             yield from self._homing(topo, uplinks, role, by_role)
 
@@ -633,6 +639,10 @@ class SingleHomed(TopologyRule):
         # Service hosts (UFM, login: one HCA by design) are not servers to spread.
         nodes = topo.nodes
         hosts = sorted(n for n in by_role.get("host", ()) if not nodes[n].service)
+        # (a server reaches several leaves only if it reaches several nodes: when too few do,
+        # no server is reported, and its leaves are not looked up)
+        if sum(1 for h in hosts if len(uplinks.get(h, ())) > 1) * 2 <= len(hosts):
+            return
         leaves_of = {h: {x for x in uplinks.get(h, ()) if role(x) == "leaf"} for h in hosts}
         multi = sum(1 for v in leaves_of.values() if len(v) > 1)
         if multi * 2 > len(hosts):
