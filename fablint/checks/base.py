@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from typing import Any, ClassVar, TypeVar
 
 from fablint.findings import CATEGORIES, Consequence, Finding, FixIntent, Place, Severity
@@ -229,6 +230,35 @@ class Context:
                 device, _by_qos(self.fabric_ports(device, kinds)))
         return cached  # type: ignore[return-value]
 
+    def alike_groups(
+        self, device: Device, kinds: tuple[str, ...] = ("physical",)
+    ) -> Sequence[list[Interface]]:
+        """``qos_groups``, with groups whose QoS settings are copies of one another (every
+        NX-OS port with a service-policy or PFC line of its own holds its own copy) merged
+        (``_alike_key``, of each group's first port): for a judge or summary that reads only
+        values of the port's QoS and whether it is routed, never a source, an object's
+        identity or another field of the port. Each group in port order, the groups in the
+        order of their first port; ``qos_groups`` itself when no two groups are alike, or on
+        a device of ``ALONE_PORTS`` or more (nothing is kept a port there)."""
+        groups = self.qos_groups(device, kinds)
+        if self.alone(device):
+            return groups
+        key = ("alike_groups", device.name, kinds)
+        cached = self._memo.get(key)
+        if cached is None:
+            alike: dict[tuple[object, ...], list[list[Interface]]] = {}
+            for ports in groups:
+                alike.setdefault(_alike_key(ports[0]), []).append(ports)
+            if len(alike) == len(groups):
+                cached = groups
+            else:
+                order = self.port_order(device)
+                cached = [parts[0] if len(parts) == 1 else
+                          sorted(chain.from_iterable(parts), key=lambda i: order[id(i)])
+                          for parts in alike.values()]
+            self._memo[key] = cached
+        return cached  # type: ignore[no-any-return]
+
     def all_qos_groups(self, device: Device) -> Sequence[list[Interface]]:
         """Every interface of ``device``, fabric port or not, grouped by QoS settings object
         like ``qos_groups``: for rules that judge each settings object once."""
@@ -257,7 +287,7 @@ class Context:
 
     def ports_with(
         self, device: Device, judge: Callable[[Interface], T],
-        kinds: tuple[str, ...] = ("physical",),
+        kinds: tuple[str, ...] = ("physical",), alike: bool = False,
     ) -> Iterable[tuple[Interface, T]]:
         """The fabric ports (``fabric_ports(device, kinds)``, in order) for which ``judge``
         finds something (a truthy value), each with what it found; read once. Where every
@@ -266,9 +296,13 @@ class Context:
 
         ``judge`` must look only at the port's QoS settings and whether it is routed: it runs
         once per group of ``qos_groups``, on the group's first port. Most devices have nothing
-        for a given rule, and then no port is visited at all.
+        for a given rule, and then no port is visited at all. ``alike``: ``judge`` reads
+        values only (``alike_groups``: no source, no identity of an object of the port), so
+        that ports holding copies of one QoS are judged once.
         """
         groups = self.qos_groups(device, kinds)
+        if alike and self.alike_groups(device, kinds) is not groups:
+            return self._alike_ports_with(device, judge, kinds)
         if isinstance(groups, PortsAlone):  # every port its own group, in port order
             return ((iface, value) for iface in groups.ports if (value := judge(iface)))
         found: dict[tuple[int, bool], T] = {}
@@ -281,6 +315,42 @@ class Context:
             return []
         return [(iface, found[key]) for iface in self.fabric_ports(device, kinds)
                 if (key := _qos_key(iface)) in found]
+
+    def _alike_ports_with(self, device: Device, judge: Callable[[Interface], T],
+                          kinds: tuple[str, ...]) -> list[tuple[Interface, T]]:
+        """``ports_with`` judging each group of ``alike_groups`` once."""
+        found: dict[int, T] = {}
+        for ports in self.alike_groups(device, kinds):
+            value = judge(ports[0])
+            if value:
+                found.update(zip(map(id, ports), repeat(value)))
+        if not found:
+            return []
+        return [(iface, found[key]) for iface in self.fabric_ports(device, kinds)
+                if (key := id(iface)) in found]
+
+
+def _alike_key(iface: Interface) -> tuple[object, ...]:
+    """Every value of a port's QoS settings (not their sources), whether it is routed, its
+    kind and its profile: equal for ports that hold copies of one QoS. The queues a port
+    holds are compared as the objects they are (a queuing policy's queues are one set of
+    objects that its ports share)."""
+    port = iface.__dict__  # (each model attribute read is slow: pydantic's __getattr__)
+    qos = port["qos"].__dict__
+    pfc = qos["pfc"].__dict__
+    watchdog = pfc["watchdog"].__dict__
+    pause = qos["pause"].__dict__
+    maps = qos["maps"]
+    priorities = watchdog["priorities"]
+    return (port["routed"], port["kind"], port["profile"], qos["name"], qos["trust"],
+            qos["default_cos"], qos["default_dscp"], pfc["enabled"], pfc["mode"],
+            frozenset(pfc["no_drop"]), frozenset(pfc["drop"]), pfc["disabled_by"],
+            frozenset(pfc["tunnel_priorities"]), watchdog["enabled"], watchdog["action"],
+            None if priorities is None else frozenset(priorities), watchdog["timeout_ms"],
+            watchdog["polling_ms"], watchdog["recovery_ms"], pause["rx"], pause["tx"],
+            tuple(zip(qos["queues"], map(id, qos["queues"].values()), strict=True)),
+            tuple((b.name, b.kind, b.direction) for b in qos["policies"]),
+            None if maps is None else maps_values(maps))
 
 
 def maps_values(maps: ClassMaps) -> tuple[object, ...]:

@@ -284,7 +284,7 @@ class PfcPrioritiesConsistent(FabricRule):
     settings = ("pfc.lossless_priorities",)
 
     def summarize(self, device: Device, ctx: Context) -> Facts:
-        return tally(ctx, device, ctx.qos_groups(device), self._paused)
+        return tally(ctx, device, ctx.alike_groups(device), self._paused)
 
     @staticmethod
     def _paused(iface: Interface) -> list[Entry]:
@@ -411,7 +411,7 @@ class DscpMapConsistent(FabricRule):
                                 {"map": queue.src or ref}))
             return out
 
-        return tally(ctx, device, ctx.qos_groups(device), classes)
+        return tally(ctx, device, ctx.alike_groups(device), classes)
 
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         # One finding per device and set of ports, listing every DSCP that differs there.
@@ -560,7 +560,7 @@ class EcnProfileConsistent(FabricRule):
             return out
 
         # The group is per port speed: ports of one QoS settings object may differ in speed.
-        return tally(ctx, device, by_speed(ctx, device, ctx.qos_groups(device)), marking)
+        return tally(ctx, device, by_speed(ctx, device, ctx.alike_groups(device)), marking)
 
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         ecn = ctx.policy.ecn

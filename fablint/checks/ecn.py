@@ -131,7 +131,7 @@ class EcnOnLosslessQueue(Rule):
         # and asking it for ECN would push a lossy queue toward lossless treatment.
         for iface, queues in ctx.ports_with(
                 device, lambda port: port.qos.pfc.active_priorities
-                and _unmarked(device, port, ctx)):
+                and _unmarked(device, port, ctx), alike=True):
             for queue_id, prios, queue in queues:
                 profile = device.profile_of(iface, "queues")
                 wred = queue.wred if queue is not None else None
@@ -211,7 +211,8 @@ class WredDropsLossless(Rule):
         # Ports whose queue drops by the same WRED line (a SONiC WRED_PROFILE, a profile's
         # random-detect line) share one finding and one fix.
         groups: dict[tuple[object, int, bool], list[tuple[Interface, Queue, Aqm]]] = {}
-        for iface, queues in ctx.ports_with(device, lambda port: _dropping(device, port, ctx)):
+        for iface, queues in ctx.ports_with(device, lambda port: _dropping(device, port, ctx),
+                                            alike=True):
             for queue_id, queue, wred in queues:
                 key = (wred.src or queue.src or iface.name, queue_id, queue.ecn is not None)
                 groups.setdefault(key, []).append((iface, queue, wred))

@@ -66,7 +66,8 @@ class PfcLosslessPriorities(Rule):
         lossless = set(ctx.policy.pfc.lossless_priorities)
         if not lossless:
             return
-        found = ctx.ports_with(device, lambda port: lossless - port.qos.pfc.active_priorities)
+        found = ctx.ports_with(device, lambda port: lossless - port.qos.pfc.active_priorities,
+                               alike=True)
         # Ports whose PFC is wrong the same way (one profile or policy, the platform default,
         # or SONiC's per-port entries written alike) make one finding naming them, one fix.
         for _, ports, missing in group_ports(found, lambda port, missing: (
@@ -187,7 +188,7 @@ class PfcOnLossyPriority(Rule):
                      tuple[dict[int, str], dict[int, str], list[int], str]] = {}
         for iface, extra in ctx.ports_with(
                 device, lambda port: port.qos.pfc.active_priorities - lossless
-                - port.qos.pfc.tunnel_priorities):
+                - port.qos.pfc.tunnel_priorities, alike=True):
             pfc = iface.qos.pfc
             maps = device.maps_for(iface)
             # one map chain for most ports: 64 DSCPs resolved once, not per port (read only)
@@ -321,7 +322,7 @@ class PfcModeAuto(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         found = ctx.ports_with(device, lambda port: port.qos.pfc.mode == "auto"
-                               and port.qos.pfc.active_priorities)
+                               and port.qos.pfc.active_priorities, alike=True)
         # Ports left in auto alike (the platform default, or the same line on each) make one
         # finding naming them: one change, `mode on` on each.
         for _, ports, _ in group_ports(found, lambda port, _: (
@@ -372,7 +373,7 @@ class PfcWithLinkPause(Rule):
         if not ctx.policy.pfc.forbid_link_pause:
             return
         for iface, _ in ctx.ports_with(device, lambda port: port.qos.pfc.mode != "off"
-                                       and port.qos.pause.enabled):
+                                       and port.qos.pause.enabled, alike=True):
             pfc, pause = iface.qos.pfc, iface.qos.pause
             directions = [d for d, on in (("receive", pause.rx), ("send", pause.tx)) if on]
             yield self.finding(

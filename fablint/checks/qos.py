@@ -422,8 +422,8 @@ class CnpClassDistinctStrict(Rule):
         cls = ctx.policy.classification
         seen: set[tuple[object, ...]] = set()
         slow: dict[tuple[object, ...], list[tuple[Interface, Queue]]] = {}
-        for iface, issues in ctx.ports_with(device, lambda port: self._issues_of(device, port,
-                                                                                  ctx)):
+        for iface, issues in ctx.ports_with(
+                device, lambda port: self._issues_of(device, port, ctx), alike=True):
             maps = device.maps_for(iface)
             for dscp, tc, shares, queue in issues:
                 if shares is not None:
@@ -677,7 +677,7 @@ class NxosPauseClassQosGroup(Rule):
         # either (NX-OS ports each hold a copy of one map)
         quiet: set[tuple[object, ...]] = set()
         alone = ctx.alone(device)  # (then nothing is kept a port)
-        for iface, _ in ctx.ports_with(device, judged):
+        for iface, _ in ctx.ports_with(device, judged, alike=True):
             active = iface.qos.pfc.active_priorities
             maps = device.maps_for(iface)
             no_drop = maps.no_drop_classes

@@ -46,7 +46,7 @@ class PfcWatchdogEnabled(Rule):
         # Ports missing the watchdog the same way (one profile, or SONiC's per-port entries
         # written alike) make one finding that names them, with one fix for all.
         groups: dict[tuple[object, ...], list[Interface]] = {}
-        for iface, (active, uncovered) in ctx.ports_with(device, _unwatched):
+        for iface, (active, uncovered) in ctx.ports_with(device, _unwatched, alike=True):
             wd = iface.qos.pfc.watchdog
             key = (wd.enabled, tuple(sorted(active)), tuple(sorted(uncovered)),
                    device.profile_of(iface, "pfc"), wd.timeout_ms is not None)
