@@ -186,3 +186,26 @@ def test_plain_read_of_odd_layouts_is_the_walk(data: dict[str, Any], extra: str)
     text = json.dumps(data, indent=2, ensure_ascii=False)
     _documents_agree(text.replace('": ', '"' + extra.replace(":", "") + ': ', 3)
                      .replace(",\n", "," + extra + "\n", 3))
+
+
+def test_queues_of_one_key_own_their_sources() -> None:
+    """A QUEUE key naming several ports and ids gives each queue a ``field_src`` of its own
+    (equal, not shared: a later change to one must not reach the others); a key of one port
+    and one queue keeps its row's, placed on the field's line."""
+    doc = {
+        "PORT": {"Ethernet0": {"admin_status": "up"}, "Ethernet4": {"admin_status": "up"}},
+        "SCHEDULER": {"s0": {"type": "DWRR", "weight": "1"}},
+        "QUEUE": {"Ethernet0,Ethernet4|0-1": {"scheduler": "s0"},
+                  "Ethernet4|3": {"scheduler": "s0"}},
+    }
+    text = json.dumps(doc, indent=4)
+    result = _both([(text, "config_db.json")])
+    assert result is not None
+    ports = result.devices[0].interfaces
+    shared = [ports[p].qos.queues[q] for p in ("Ethernet0", "Ethernet4") for q in (0, 1)]
+    assert len({id(q.field_src) for q in shared}) == 4
+    line = text.splitlines().index('            "scheduler": "s0"') + 1
+    assert all(q.field_src == {"scheduling": (("config_db.json", line))} for q in shared)
+    alone = ports["Ethernet4"].qos.queues[3]
+    assert alone.field_src["scheduling"].line == line + 3
+    assert alone.scheduling == "dwrr"

@@ -90,7 +90,7 @@ from fablint.parsers.jsonlines import (
     lined,
     load,
 )
-from fablint.trusted import Maker, bare
+from fablint.trusted import Maker, _new, _set_dict, _set_extra, _set_fields, _set_private, bare
 
 SONIC_DEFAULT_MTU = 9100
 PFCWD_DEFAULT_MS = 200.0
@@ -274,6 +274,21 @@ class _QueuePlan:
     links: list[tuple[str, str, str, bool, tuple[str, ...]]] = field(default_factory=list)
     """(row field, referenced table, name, resolved, the queue fields it sets) of each
     reference the row makes, in the order they are recorded."""
+    quiet: bool | None = None
+    """Whether a row of this spelling records no reference any more (each resolved, and one
+    of its kind recorded already, ``record``'s rule): None until known."""
+    single: tuple[str, str] | None = None
+    """(row field, queue field) when the row's queues take one source, from one field, and
+    record nothing (``quiet``): the rows of most spellings, made without the general loop."""
+
+    def quiet_after(self, seen: set[str] | tuple[()]) -> None:
+        """Learn ``quiet`` (and ``single``) once the first row of the spelling recorded its
+        references, ``seen`` being the kinds of which one resolved reference is recorded."""
+        self.quiet = all(resolved and kind in seen for _, kind, _, resolved, _ in self.links)
+        sources = [(field_name, target) for field_name, _, _, _, targets in self.links
+                   for target in targets]
+        if self.quiet and len(sources) == 1:
+            self.single = sources[0]
 
 
 @dataclass(slots=True)
@@ -291,8 +306,8 @@ _ASSIGNED_PROFILE = shared_names({"src", "field_src", "profile"})
 _ASSIGNED_DYNAMIC = shared_names({"src", "field_src", "dynamic"})
 
 
-def _buffer_assignment(src: SourceRef, profile: str | None,
-                       ref: SourceRef | None) -> BufferAssignment:
+def _bare_assignment(src: SourceRef, profile: str | None,
+                     ref: SourceRef | None) -> BufferAssignment:
     """``BufferAssignment.model_validate`` of ``{"src": src, "field_src": {"profile": ref},
     "profile": profile}``, or of ``{"src": src, "field_src": {}, "dynamic": True}`` when no
     profile is named (``Maker``, written out: one per BUFFER_PG and BUFFER_QUEUE row of every
@@ -304,13 +319,23 @@ def _buffer_assignment(src: SourceRef, profile: str | None,
                                    "profile": profile, "dynamic": False}, _ASSIGNED_PROFILE)
 
 
-def _queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef], plan: _QueuePlan) -> Queue:
+_buffer_assignment = _bare_assignment
+"""What ``buffers`` makes an assignment with when tests swap in validation (else written
+out)."""
+
+
+def _bare_queue(queue_id: int, src: SourceRef, refs: dict[str, SourceRef],
+                plan: _QueuePlan) -> Queue:
     """``Queue.model_validate({"id": …, "src": …, "field_src": refs, **fields})`` where the
     fields are the plan's ``scheduling``, ``ecn`` and ``wred`` that are set (``Maker``,
     written out: one per queue of every port)."""
     return bare(Queue, {"src": src, "field_src": refs.copy(), "id": queue_id, "name": None,
                         "scheduling": plan.mode, "bandwidth_percent": None, "ecn": plan.ecn,
                         "wred": plan.drop}, plan.given)
+
+
+_queue = _bare_queue
+"""What ``queues`` makes a queue with when tests swap in validation (else written out)."""
 
 
 _SPECTRUM = re.compile(r"mlnx|mellanox|nvidia", re.IGNORECASE)
@@ -865,25 +890,6 @@ class _SonicBuilder:
                 self.port_lists[parts[-2]] = ifaces
         return ifaces, ids
 
-    def keyed_rows(self, table: str) -> Iterator[tuple[Row, tuple[list[Obj], list[int]]
-                                                        | None]]:
-        """The rows of a QUEUE or BUFFER_* table, each with the ports and ids its key names
-        when that is known without a word (a key whose ports were all found before: most of
-        them), else None: then ``local_ports`` tells, recording what it has to say in the
-        order of the caller's other references."""
-        ports_cache, port_lists, ids_cache = self.ports_cache, self.port_lists, self.ids_cache
-        for row in self.rows(table):
-            key = row[1]
-            found = ports_cache.get(key)
-            if found is None:
-                ports, _, id_text = key.rpartition("|")
-                if ports:  # (no port: ``local_ports`` has a word to say)
-                    ifaces = port_lists.get(ports)
-                    ids = ids_cache.get(id_text)
-                    if ifaces is not None and ids is not None:
-                        found = ifaces, ids
-            yield row, found
-
     def is_local(self, prefix: list[str]) -> bool:
         """Is a VOQ system port prefix (``host|asic``) this device's?"""
         if self.voq_local is None:
@@ -1326,7 +1332,9 @@ class _SonicBuilder:
         # A resolved reference of a kind recorded already is not recorded again (``record``):
         # tested here, so that most rows make no owner text and no call.
         seen = self.resolved_kinds if not self.every_reference else ()
-        for row, found in self.keyed_rows("QUEUE"):
+        ports_cache, port_lists, ids_cache = self.ports_cache, self.port_lists, self.ids_cache
+        make = _queue if _queue is not _bare_queue else None  # (tests swap in validation)
+        for row in self.tables.get("QUEUE", {}).values():
             _, key, fields, src, lines, merged = row
             scheduler, wred = fields.get("scheduler"), fields.get("wred_profile")
             # (the classes too: 1 and True are one key, and read differently)
@@ -1337,25 +1345,66 @@ class _SonicBuilder:
                 plan = plans[spelled] = self.queue_plan(row)
             except TypeError:  # a list or an object: not a key, and rare
                 plan = self.queue_plan(row)
-            refs: dict[str, SourceRef] = {}
-            for field_name, kind, name, resolved, targets in plan.links:
-                line = lines.get(field_name) if merged is None else None
-                ref = (_new_tuple(SourceRef, (src[0], line)) if line is not None
-                       else row.ref(field_name))
-                if not resolved or kind not in seen:
-                    add(kind, name, "QUEUE|" + key, ref, resolved)
-                for target in targets:
-                    refs[target] = ref
-            ifaces, ids = found if found is not None else self.local_ports(row)
+            single = plan.single
+            if single is not None and merged is None:
+                # (most rows: one field with a source, its references all recorded)
+                line = lines.get(single[0])
+                refs = {single[1]: _new_tuple(SourceRef, (src[0], line)) if line is not None
+                        else src}
+            else:
+                refs = {}
+                for field_name, kind, name, resolved, targets in plan.links:
+                    line = lines.get(field_name) if merged is None else None
+                    ref = (_new_tuple(SourceRef, (src[0], line)) if line is not None
+                           else row.ref(field_name))
+                    if not resolved or kind not in seen:
+                        add(kind, name, "QUEUE|" + key, ref, resolved)
+                    for target in targets:
+                        refs[target] = ref
+                if plan.quiet is None and not self.every_reference:
+                    plan.quiet_after(seen)
+            # the ports and ids of the key: found without a word when they were before (most
+            # keys), else ``local_ports`` tells, recording what it has to say in order
+            found = ports_cache.get(key)
+            if found is None:
+                ports, _, id_text = key.rpartition("|")
+                ifaces = port_lists.get(ports) if ports else None
+                ids = ids_cache.get(id_text)
+                if ifaces is None or ids is None:
+                    ifaces, ids = self.local_ports(row)
+            else:
+                ifaces, ids = found
+            if plan.wrong_type and ifaces and ids:
+                self.wrong_type(plan, len(ifaces) * len(ids))
+            if make is not None:
+                for iface in ifaces:
+                    queues = iface["qos"]["queues"]
+                    for queue_id in ids:
+                        queues[queue_id] = make(queue_id, src, refs, plan)
+                continue
+            mode, ecn, drop, given = plan.mode, plan.ecn, plan.drop, plan.given
+            one = len(ids) == 1 and len(ifaces) == 1  # (most keys: one port, one queue)
             for iface in ifaces:
                 queues = iface["qos"]["queues"]
                 for queue_id in ids:
-                    queues[queue_id] = _queue(queue_id, src, refs, plan)
-                    if plan.wrong_type:
-                        scheduler = plan.scheduler_row
-                        assert scheduler is not None
-                        self.problem(scheduler.ref("type"), f"{scheduler.owner}: type "
-                                     f"{plan.kind!r} is not STRICT, DWRR or WRR; ignored")
+                    # ``_queue`` written out (one per queue of every port); a queue owns its
+                    # ``field_src``, so a key of several queues copies it for each
+                    queue = _new(Queue)
+                    _set_dict(queue, {"src": src, "field_src": refs if one else refs.copy(),
+                                      "id": queue_id, "name": None, "scheduling": mode,
+                                      "bandwidth_percent": None, "ecn": ecn, "wred": drop})
+                    _set_fields(queue, given)
+                    _set_extra(queue, None)
+                    _set_private(queue, None)
+                    queues[queue_id] = queue
+
+    def wrong_type(self, plan: _QueuePlan, count: int) -> None:
+        """The problem of a scheduler whose type is not known, once per queue naming it."""
+        scheduler = plan.scheduler_row
+        assert scheduler is not None
+        for _ in range(count):
+            self.problem(scheduler.ref("type"), f"{scheduler.owner}: type "
+                         f"{plan.kind!r} is not STRICT, DWRR or WRR; ignored")
 
     def queue_plan(self, row: Row) -> _QueuePlan:
         """What a QUEUE row's scheduler and WRED profile fields resolve to (no reference
@@ -1480,16 +1529,54 @@ class _SonicBuilder:
                 profile["dynamic_headroom"] = True
                 profile["field_src"]["dynamic_headroom"] = row.ref("headroom_type")
             profiles[row.key] = profile
+        ports_cache, port_lists, ids_cache = self.ports_cache, self.port_lists, self.ids_cache
+        profile_cache, seen = self.profile_cache, self.resolved_kinds
+        lint = not self.every_reference
+        make = _buffer_assignment if _buffer_assignment is not _bare_assignment else None
         for table, target in (("BUFFER_PG", "buffer_pgs"), ("BUFFER_QUEUE", "buffer_queues")):
-            for row, found in self.keyed_rows(table):
-                name, ref = self.assignment(row)
-                assignment: BufferAssignment | None = None
-                ifaces, ids = found if found is not None else self.local_ports(row)
+            for row in self.tables.get(table, {}).values():
+                _, key, fields, src, lines, merged = row
+                value = fields.get("profile")
+                hit = profile_cache.get(value) if value.__class__ is str else None
+                if (hit is not None and hit[1] and merged is None and lint
+                        and "BUFFER_PROFILE" in seen):
+                    # ``assignment`` of a row naming a profile that exists, whose kind has
+                    # its one reference recorded: the name and the place of the field
+                    name = hit[0]
+                    line = lines.get("profile")
+                    ref = _new_tuple(SourceRef, (src[0], line)) if line is not None else src
+                else:
+                    name, ref = self.assignment(row)
+                # the ports and ids of the key (as in ``queues``)
+                found = ports_cache.get(key)
+                if found is None:
+                    ports, _, id_text = key.rpartition("|")
+                    ifaces = port_lists.get(ports) if ports else None
+                    ids = ids_cache.get(id_text)
+                    if ifaces is None or ids is None:
+                        ifaces, ids = self.local_ports(row)
+                else:
+                    ifaces, ids = found
+                if not ifaces:
+                    continue
+                if make is not None:
+                    assignment = make(src, name, ref)
+                else:  # (``_bare_assignment`` written out: one a row, shared by its ids)
+                    assignment = _new(BufferAssignment)
+                    if name is None:
+                        _set_dict(assignment, {"src": src, "field_src": {}, "profile": None,
+                                               "dynamic": True})
+                        _set_fields(assignment, _ASSIGNED_DYNAMIC)
+                    else:
+                        _set_dict(assignment, {"src": src, "field_src": {"profile": ref},
+                                               "profile": name, "dynamic": False})
+                        _set_fields(assignment, _ASSIGNED_PROFILE)
+                    _set_extra(assignment, None)
+                    _set_private(assignment, None)
                 for iface in ifaces:
-                    if assignment is None:  # made once, shared by the row's PGs/queues
-                        assignment = _buffer_assignment(row.src, name, ref)
+                    assigned = iface[target]
                     for n in ids:
-                        iface[target][n] = assignment
+                        assigned[n] = assignment
         self.cable_lengths()
 
     def headroom_semantics(self) -> None:
