@@ -170,13 +170,29 @@ def _cabling(ctx: Context) -> tuple[set[str], Callable[[str], str]]:
     """The names cables and links reach, and each one's component: the same for every rule
     that compares (a mixed fabric has 150,000 cables and links)."""
     topology = ctx.fabric.topology
-    if topology is not None and not ctx.fabric.links:
-        roots = topology.roots()  # (the cables' components: the topology rules' too)
+    if topology is None:
+        roots = component_roots((link.a.device, link.b.device) for link in ctx.fabric.links)
         return set(roots), roots.__getitem__
-    pairs = list(topology.device_pairs()) if topology else []
-    pairs += [(link.a.device, link.b.device) for link in ctx.fabric.links]
-    roots = component_roots(pairs)
-    return set(roots), roots.__getitem__
+    roots = topology.roots()  # (the cables' components: the topology rules' too)
+    if not ctx.fabric.links:
+        return set(roots), roots.__getitem__
+    # The links on top of the cables' components: a link joins the components of its ends
+    # (a name on no cable is its own). Most join ends the cables joined already, and only
+    # the others are walked: 60,000 links of a mixed fabric beside 54,000 cables.
+    cabled = set(roots)
+    across: list[tuple[str, str]] = []
+    get = roots.get
+    for link in ctx.fabric.links:
+        a, b = link.a.device, link.b.device
+        root_a, root_b = get(a), get(b)
+        if root_a is None or root_b is None or root_a != root_b:
+            across.append((a if root_a is None else root_a, b if root_b is None else root_b))
+            cabled.add(a)
+            cabled.add(b)
+    if not across:
+        return cabled, roots.__getitem__
+    merged = component_roots(across)  # each component's root -> the root of their union
+    return cabled, lambda name: merged[roots[name]]
 
 
 def outliers(

@@ -130,12 +130,15 @@ def _fabric_roles(topo: Topology, ctx: Context) -> list[tuple[set[str], dict[str
 
 def _groups(nics: dict[str, list[tuple[int, str, Cable]]]
             ) -> list[dict[str, list[tuple[int, str, Cable]]]]:
-    """Servers grouped by the leaves they share (connected through common leaves)."""
-    find = components((host, "leaf:" + leaf)
-                       for host, entries in nics.items() for _, leaf, _ in entries)
+    """Servers grouped by the leaves they share (connected through common leaves), each
+    group in the servers' order. Leaves are joined through each server's (its first leaf to
+    each other one, each pair once), and a server goes to the group of its first leaf: the
+    same groups as joining servers and leaves, without a node per server."""
+    find = components({(entries[0][1], leaf) for entries in nics.values()
+                       for _, leaf, _ in entries[1:]})
     groups: dict[str, dict[str, list[tuple[int, str, Cable]]]] = defaultdict(dict)
     for host, entries in nics.items():
-        groups[find(host)][host] = entries
+        groups[find(entries[0][1])][host] = entries
     return list(groups.values())
 
 
@@ -301,17 +304,27 @@ class RailAlignment(TopologyRule):
         role = topo.roles().get
         # Only a server with two cables or more to leaves can be judged (``multi`` below):
         # its cables alone are read (24,000 one-cable servers of 1,024 SONiC ToRs are not).
-        cabled = Counter(a if role(a) == "host" else b for a, b, _ in edges)
-        for a_device, b_device, cable in edges:
-            if cabled[a_device] < 2 and cabled[b_device] < 2:
+        hosts = [a if role(a) == "host" else b for a, b, _ in edges]  # each cable's server
+        cabled = Counter(hosts)
+        nodes = topo.nodes
+        service: dict[str, bool] = {}  # (a server's flag read once, not once a cable)
+        for (a_device, b_device, cable), host in zip(edges, hosts, strict=True):
+            if cabled[host] < 2:
                 continue
-            host_end, leaf_end = (cable.a, cable.b) if role(a_device) == "host" else \
-                (cable.b, cable.a)
-            port = host_end.interface
+            # (the ends' names from the view: an Endpoint's field read costs more)
+            if host is a_device:
+                port, leaf = cable.a.interface, b_device
+            else:
+                port, leaf = cable.b.interface, a_device
             index = indexes[port] if port in indexes else \
                 indexes.setdefault(port, _nic_index(port))
-            if index is not None and not topo.nodes[host_end.device].service:
-                nics[host_end.device].append((index, leaf_end.device, cable))
+            if index is None:
+                continue
+            aside = service.get(host)
+            if aside is None:
+                aside = service[host] = nodes[host].service
+            if not aside:
+                nics[host].append((index, leaf, cable))
         multi = {h: v for h, v in nics.items() if len(v) > 1}
         mode = ctx.policy.topology.rail_optimised
         # Each group of servers that shares leaves (a fabric, or a scalable unit with its own
