@@ -1281,11 +1281,12 @@ def _name_role(name: str) -> Role | None:
 
 def bisection(topo: Topology) -> Bisection | None:
     """Bisection bandwidth: exact for a uniform two-tier Clos, else a min-cut upper bound."""
-    leaves = [n for n in topo.nodes.values() if n.role == "leaf"]
+    roles = topo.roles()  # (the view the placement made: not a read of every node)
+    leaves = [name for name, role in roles.items() if role == "leaf"]
     if len(leaves) < 2:
         return None
     table = topo.capacity_table()
-    caps = {leaf.name: table[leaf.name] for leaf in leaves}
+    caps = {name: table[name] for name in leaves}
     if any(unknown for _, _, unknown in caps.values()):
         return None
     host_total = sum(down for down, _, _ in caps.values())
@@ -1295,14 +1296,15 @@ def bisection(topo: Topology) -> Bisection | None:
     tiers = {n.role for n in topo.nodes.values() if n.tier}  # ("switch": not in the fabric)
     uniform = len(set(caps.values())) == 1
     adjacent = topo.adjacency()
-    if tiers <= {"leaf", "spine"} and uniform and _full_mesh(topo, adjacent):
+    if tiers <= {"leaf", "spine"} and uniform and _full_mesh(roles, adjacent):
         up_total = sum(up for _, up, _ in caps.values())
         return Bisection(
             mbps=min(host_total, up_total) // 2, ideal_mbps=ideal, method="clos", exact=True,
             why="two-tier Clos with identical leaves, each cabled to every spine: half the "
             "leaves send through their uplinks, so the cut is min(host, uplink capacity) / 2",
         )
-    three = _three_tier(topo, caps, table, adjacent)
+    # (a three-tier fat tree has super-spines, which always have a tier: none, no pass)
+    three = _three_tier(topo, caps, table, adjacent) if "super-spine" in tiers else None
     if three is not None:
         return Bisection(mbps=three, ideal_mbps=ideal, method="clos", exact=True,
                          why="three-tier fat tree with identical leaves and identical spines, "
@@ -1373,11 +1375,11 @@ def _complete(topo: Topology, groups: list[set[str]], lower: str, upper: str,
     return True
 
 
-def _full_mesh(topo: Topology, adjacent: dict[str, set[str]]) -> bool:
-    spines = {n.name for n in topo.nodes.values() if n.role == "spine"}
+def _full_mesh(roles: dict[str, Role], adjacent: dict[str, set[str]]) -> bool:
+    spines = {name for name, role in roles.items() if role == "spine"}
     if not spines:
         return False
-    for leaf in (n.name for n in topo.nodes.values() if n.role == "leaf"):
+    for leaf in (name for name, role in roles.items() if role == "leaf"):
         if not spines <= adjacent.get(leaf, set()):
             return False
     return True
