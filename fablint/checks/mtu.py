@@ -105,7 +105,8 @@ class LosslessClassMtu(Rule):
         qos = device.qos
         if not qos.class_mtu:
             return
-        ports = [p for p in ctx.fabric_ports(device) if p.qos.pfc.active_priorities]
+        # ports alike (``alike_groups``) have the same classes: the first of each is read
+        ports = [p for p, *_ in ctx.alike_groups(device) if p.qos.pfc.active_priorities]
         if not ports:
             return
         minimum = ctx.policy.mtu.lossless_class_min

@@ -184,8 +184,13 @@ class RoceDscpLossless(Rule):
             tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]]:
         groups: dict[tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]],
                      list[Interface]] = {}
-        for iface, key in ctx.ports_with(device, lambda port: cls._wrong(device, port, ctx)):
-            groups.setdefault(key, []).append(iface)
+        for iface, (active, wrong) in ctx.ports_with(
+                device, lambda port: cls._wrong(device, port, ctx), alike=True):
+            maps = device.maps_for(iface)
+            # Ports that each carry a copy of one named map (SONiC's per-port PORT_QOS_MAP
+            # entries) share it as much as ports that share the object.
+            shared = (maps.name, maps.src) if maps.name else id(maps)
+            groups.setdefault((shared, active, wrong), []).append(iface)
         return groups
 
     @classmethod
@@ -199,9 +204,9 @@ class RoceDscpLossless(Rule):
 
     @staticmethod
     def _wrong(device: Device, iface: Interface, ctx: Context
-               ) -> tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]] | None:
-        """(map, paused priorities, the RoCE DSCPs that miss them) of a port, or None: the
-        same for every port that shares the port's QoS settings."""
+               ) -> tuple[frozenset[int], tuple[tuple[int, int | None], ...]] | None:
+        """(paused priorities, the RoCE DSCPs that miss them with their classes) of a port,
+        or None: values only, the same for every port whose QoS has the same values."""
         active = iface.qos.pfc.active_priorities
         maps = device.maps_for(iface)
         if not active or not _dscp_classifies(iface, maps):
@@ -212,10 +217,7 @@ class RoceDscpLossless(Rule):
         )
         if not wrong:
             return None
-        # Ports that each carry a copy of one named map (SONiC's per-port PORT_QOS_MAP
-        # entries) share it as much as ports that share the object.
-        shared = (maps.name, maps.src) if maps.name else id(maps)
-        return shared, frozenset(active), tuple((d, maps.tc_for_dscp(d)) for d in wrong)
+        return frozenset(active), tuple((d, maps.tc_for_dscp(d)) for d in wrong)
 
     def _findings(self, device: Device, ctx: Context, groups: dict[
             tuple[object, frozenset[int], tuple[tuple[int, int | None], ...]], list[Interface]],
@@ -677,7 +679,12 @@ class NxosPauseClassQosGroup(Rule):
         # either (NX-OS ports each hold a copy of one map)
         quiet: set[tuple[object, ...]] = set()
         alone = ctx.alone(device)  # (then nothing is kept a port)
-        for iface, _ in ctx.ports_with(device, judged, alike=True):
+        # Ports alike (``alike_groups``) find the same classes: the first of each group is
+        # the first port in port order that can find them, so it alone is read.
+        for ports in ctx.alike_groups(device):
+            iface = ports[0]
+            if not judged(iface):
+                continue
             active = iface.qos.pfc.active_priorities
             maps = device.maps_for(iface)
             no_drop = maps.no_drop_classes
