@@ -166,24 +166,19 @@ class PfcWatchdogSettings(Rule):
         # whether a watchdog has a finding, by its own settings and their values: each SONiC
         # port has a PFC_WD entry of its own, most of them alike
         verdicts: dict[tuple[object, ...], bool] = {}
+        # the verdict of each watchdog object: the ports of an NX-OS switch, each with QoS
+        # settings of its own, share the one the global line gives
+        judged: dict[int, bool] = {}
         for ports in ctx.all_qos_groups(device):
             port = ports[0] if ports[0].kind == "physical" else next(
                 (i for i in ports if i.kind == "physical"), None)
             if port is None:
                 continue
             wd = port.qos.pfc.watchdog
-            # A watchdog with no setting of its own (none, or all from the defaults judged
-            # above) has nothing to judge.
-            if not wd.field_src:
-                continue
-            owned = tuple([_own(wd, defaults, name) for name in _SETTINGS])
-            if not any(owned):
-                continue
-            key = (owned, wd.polling_ms, wd.timeout_ms, wd.recovery_ms, wd.action)
-            verdict = verdicts.get(key)
+            verdict = judged.get(id(wd))
             if verdict is None:
-                verdict = verdicts[key] = self._check(device, ctx, port.name, wd, defaults,
-                                                      poll, ranged)[0] is not None
+                verdict = judged[id(wd)] = self._faulty(device, ctx, port.name, wd, defaults,
+                                                        poll, ranged, verdicts)
             if verdict:
                 faulty.add(id(port.qos))
         if not faulty:
@@ -195,6 +190,24 @@ class PfcWatchdogSettings(Rule):
                                      poll, ranged)
             if finding is not None:
                 yield finding
+
+    def _faulty(self, device: Device, ctx: Context, interface: str, wd: Watchdog,
+                defaults: Watchdog | None, poll: float | None, ranged: bool,
+                verdicts: dict[tuple[object, ...], bool]) -> bool:
+        """Has this watchdog a finding of its own (``verdicts``: by its settings and values)?"""
+        # A watchdog with no setting of its own (none, or all from the defaults judged
+        # above) has nothing to judge.
+        if not wd.field_src:
+            return False
+        owned = tuple([_own(wd, defaults, name) for name in _SETTINGS])
+        if not any(owned):
+            return False
+        key = (owned, wd.polling_ms, wd.timeout_ms, wd.recovery_ms, wd.action)
+        verdict = verdicts.get(key)
+        if verdict is None:
+            verdict = verdicts[key] = self._check(device, ctx, interface, wd, defaults,
+                                                  poll, ranged)[0] is not None
+        return verdict
 
     def _check(self, device: Device, ctx: Context, interface: str | None, wd: Watchdog,
                defaults: Watchdog | None, poll: float | None,
