@@ -349,6 +349,10 @@ class _NxosBuilder:
         """(kind, name) of every policy a service-policy binds."""
         self.shared_qos: dict[tuple[str | None, bool], QosSettings] = {}
         self.parts: dict[type, Any] = {}
+        self.by_dscp: dict[str, bool] = {}
+        """qos policy name -> does a class of it match DSCP (``port_trust``)."""
+        self.no_drop_refs: tuple[dict[int, SourceRef], dict[str, SourceRef]] | None = None
+        """The sources ``port_pfc`` gives every port's no-drop priorities, and of what."""
         """Class -> the one model of it that ports share (``shared_part``)."""
 
     # -- helpers -------------------------------------------------------------------------
@@ -1378,11 +1382,16 @@ class _NxosBuilder:
         value: it leaves untagged (routed) traffic in qos-group 0, which the DSCP map in the
         model already says, and rules follow the map rather than a setting NX-OS does not have.
         """
-        pmap = self.policy_maps.get(("qos", binding["name"])) if binding else None
-        if binding is None or pmap is None:
+        if binding is None:
             return
-        matched = [self.class_maps.get(("qos", name)) for name in pmap["classes"]]
-        if any(c is not None and c["dscp"] for c in matched):
+        name = binding["name"]
+        by_dscp = self.by_dscp.get(name)
+        if by_dscp is None:  # once a policy (the maps are all read by now)
+            pmap = self.policy_maps.get(("qos", name))
+            by_dscp = self.by_dscp[name] = pmap is not None and any(
+                c is not None and c["dscp"]
+                for c in (self.class_maps.get(("qos", cls)) for cls in pmap["classes"]))
+        if by_dscp:
             qos["trust"] = "dscp"
             qos["field_src"]["trust"] = binding["src"]
 
@@ -1397,9 +1406,12 @@ class _NxosBuilder:
         pfc["enabled"] = pfc["mode"] != "off"
         pfc["no_drop"] = set(no_drop)
         if no_drop:
-            pfc["field_src"]["no_drop"] = min(no_drop.values(), key=lambda r: r.line or 0)
-            for prio, ref in no_drop.items():
-                pfc["field_src"][f"priority[{prio}]"] = ref
+            refs = self.no_drop_refs
+            if refs is None or refs[0] is not no_drop:  # once a device
+                refs = self.no_drop_refs = (no_drop, {
+                    "no_drop": min(no_drop.values(), key=lambda r: r.line or 0),
+                    **{f"priority[{prio}]": ref for prio, ref in no_drop.items()}})
+            pfc["field_src"].update(refs[1])
         pfc["watchdog"] = self.port_watchdog(own["watchdog"])
         return pfc
 
