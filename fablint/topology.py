@@ -345,25 +345,6 @@ def _ib_ends(links: list[Link], names: dict[str, IbName], view: IbView) -> _Ends
             yield link, renamed[0], renamed[1]
 
 
-def _ib_named(links: list[Link], names: dict[str, IbName], view: IbView) -> list[Link]:
-    """``links`` with their IB ends named (``_ib_ends``); a link that names no IB node (an
-    LLDP one: most of a mixed fabric's) is kept as it is, not copied nor asked about."""
-    namer = _IbNamer(names, view)
-    ends, known = namer.ends, namer.names
-    out: list[Link] = []
-    for link in links:
-        a, b = link.a, link.b
-        if a.device not in known and b.device not in known:
-            out.append(link)
-            continue
-        renamed = ends(link)
-        if renamed is not None:
-            new_a, new_b = renamed
-            out.append(link if new_a is a and new_b is b else
-                       replaced(link, {"a": new_a, "b": new_b}))
-    return out
-
-
 _Plan = tuple[str, str | None, str | None]
 """How the ends of an IB node are named: (device, NIC, chip)."""
 
@@ -487,8 +468,9 @@ def build_topology(links: list[Link], ports: dict[str, PortTable], policy: Polic
         topo.found_index(index)
         topo.found_pairs(pairs)
     else:
-        view.links = _ib_named(links, ib, view) if ib else links
-        claims, dropped, owners, names = _claims(view.links, ports, policy)
+        # (the IB ends are named on the claims' one read of each link)
+        claims, dropped, owners, names = _claims(links, ports, policy,
+                                                 _IbNamer(ib, view) if ib else None)
         topo = Topology(management_links=dropped)
         for name in ports:
             topo.nodes[name] = TopologyNode(name=name, configured=True)
@@ -531,15 +513,15 @@ Cumulus) is one too, but a host's ``eth0`` is a data port: see ``_without_manage
 _SWITCH_PORT = re.compile(r"^(?:Ethernet|Eth|Et|swp|[FTH]\w*GigE)\d", re.I)
 
 
-def _claims(links: list[Link], ports: dict[str, PortTable],
-            policy: Policy) -> tuple[list[_Claim], int, set[str], _Names]:
+def _claims(links: list[Link], ports: dict[str, PortTable], policy: Policy,
+            namer: _IbNamer | None = None) -> tuple[list[_Claim], int, set[str], _Names]:
     """The claims of ``links`` and of the cables the configurations declare (SONiC
     DEVICE_NEIGHBOR, taken from the port tables directly: no Link is made for them), without
     those on management ports (``_without_management``), with every name resolved
     (``_Names``) and the placeholder names of cloned devices made distinct
     (``_distinct_strangers``). Returns the claims, how many were left out as management, the
-    LLDP owners and the names."""
-    values, out_of_band = _without_management(links, ports, policy)
+    LLDP owners and the names. ``namer`` names the ends of IB links (``_IbNamer``)."""
+    values, out_of_band = _without_management(links, ports, policy, namer)
     verdicts, verdict, switches = out_of_band.ports, out_of_band.port, out_of_band.switches
     kept: list[_LinkValues] = []
     owners: set[str] = set()
@@ -612,9 +594,12 @@ speed and remote description (each read once: ``_without_management``)."""
 
 
 def _without_management(links: list[Link], ports: dict[str, PortTable], policy: Policy,
+                        namer: _IbNamer | None = None,
                         ) -> tuple[list[_LinkValues], _OutOfBand]:
-    """What the claims read of each link (``_LinkValues``), and whether a cable (near device
-    and port, far device and port) is out-of-band: left out.
+    """What the claims read of each link (``_LinkValues``; with ``namer``, the ends of IB
+    links named by ``namer.ends``, without a renamed copy of each link; a link that names no
+    IB node is not asked about, and those it sets apart are left out), and whether a cable
+    (near device and port, far device and port) is out-of-band: left out.
 
     A cable is out-of-band when either end's port is a management port by its vendor's name or
     by the profile's ``topology.management_ports``; ``eth0`` only on the near end, and only
@@ -624,12 +609,20 @@ def _without_management(links: list[Link], ports: dict[str, PortTable], policy: 
     switches = set(ports)
     values: list[_LinkValues] = []
     append = values.append
+    ib_keys: Container[str] = namer.names if namer is not None else ()
     for link in links:
         # (the fields from each object's __dict__: a model's attribute read costs ~700
         # instructions, a dict's item a few dozen)
         fields = link.__dict__
         a, b = fields["a"], fields["b"]
         a_fields, b_fields = a.__dict__, b.__dict__
+        if ib_keys and (a_fields["device"] in ib_keys or b_fields["device"] in ib_keys):
+            assert namer is not None
+            renamed = namer.ends(link)
+            if renamed is None:
+                continue  # (to an Aggregation Node or inside a chassis: in the view)
+            a, b = renamed
+            a_fields, b_fields = a.__dict__, b.__dict__
         origin, a_device, port = fields["origin"], a_fields["device"], a_fields["interface"]
         if origin == "lldp":
             known = switch_port.get(port)
