@@ -7,13 +7,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from fablint.checks.base import Context, _alike_key
 from fablint.cli import app
-from fablint.model import Device, Fabric, Interface
+from fablint.model import (
+    ClassMaps,
+    Device,
+    Fabric,
+    Interface,
+    LinkPause,
+    Pfc,
+    QosSettings,
+    Watchdog,
+)
 from fablint.parsers.nxos import NxosParser
 from fablint.profiles import load_policy
 from tests.conftest import CORPUS, FIXTURES, bench_module
@@ -149,3 +159,33 @@ def test_the_key_leaves_out_sources_only() -> None:
         qos = one.qos.model_copy(update={field: value})
         other = one.model_copy(update={"qos": qos})
         assert _alike_key(other) != _alike_key(one), field
+
+
+def _with(model: Any, path: tuple[str, ...], value: object) -> Any:
+    """``model`` with the field at ``path`` (through nested models) set to ``value``."""
+    head, *rest = path
+    inner = value if not rest else _with(getattr(model, head), tuple(rest), value)
+    return model.model_copy(update={head: inner})
+
+
+def test_the_key_reads_every_qos_field() -> None:
+    """A field added to the port's QoS models later must be added to the key too: otherwise
+    ports differing only in it would be judged as one. Each field in turn is replaced by an
+    object no key can hold; the key must change (or fail to read it)."""
+    device = NxosParser().parse(CONFIG, "leaf1.cfg").devices[0]
+    port = next(i for i in device.interfaces.values() if i.qos.maps is not None)
+    paths = {(): QosSettings, ("pfc",): Pfc, ("pfc", "watchdog"): Watchdog,
+             ("pause",): LinkPause, ("maps",): ClassMaps}
+    missed = []
+    for prefix, cls in paths.items():
+        for name in cls.model_fields:
+            if name in ("src", "field_src"):
+                continue
+            other = port.model_copy(update={"qos": _with(port.qos, (*prefix, name), object())})
+            try:
+                same = _alike_key(other) == _alike_key(port)
+            except (TypeError, AttributeError):
+                same = False  # read, and not the type the key expects: read all the same
+            if same:
+                missed.append(".".join((*prefix, name)))
+    assert missed == []
