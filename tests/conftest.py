@@ -18,6 +18,16 @@ FIXTURES = REPO / "fixtures"
 CORPUS = Path(os.environ.get("FABLINT_CORPUS", REPO.parent / "shared" / "corpus"))
 
 
+def nxos_inputs() -> list[Path]:
+    """Every NX-OS file of the shared corpus and of the fixtures (those that say "nxos" in
+    their first 4,000 characters): for tests that compare two ways of reading each."""
+    found = sorted(p for p in (CORPUS / "nxos").glob("*") if p.is_file())
+    found += sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix in (
+        ".cfg", ".txt", ".conf") and "nxos" in p.read_text(encoding="utf-8",
+                                                           errors="replace")[:4000].lower())
+    return found
+
+
 def bench_module(name: str) -> ModuleType:
     """``bench/NAME.py`` imported once (the generators and harnesses are scripts, not a
     package). It is registered in ``sys.modules`` before it runs: its dataclasses look their

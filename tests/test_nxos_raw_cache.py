@@ -13,7 +13,7 @@ from hypothesis import given
 
 from fablint.parsers import nxos
 from fablint.parsers.base import ParseError, ParseResult
-from tests.conftest import CORPUS, FIXTURES, bench_module
+from tests.conftest import bench_module, nxos_inputs
 from tests.test_ib_construct import _same
 from tests.test_nxos_parser_properties import NXOS_LIKE, SETTINGS
 
@@ -54,18 +54,10 @@ def _check(text: str, path: str = "leaf.cfg", before: str | None = None) -> None
         _agree(_parse(text, path), cold)
 
 
-def _inputs() -> list[Path]:
-    found = sorted(p for p in (CORPUS / "nxos").glob("*") if p.is_file())
-    found += sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix in (
-        ".cfg", ".txt", ".conf") and "nxos" in p.read_text(encoding="utf-8",
-                                                           errors="replace")[:4000].lower())
-    return found
-
-
-@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", nxos_inputs(), ids=lambda p: p.name)
 def test_real_and_fixture_files_parse_the_same_warm_or_cold(path: Path) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
-    others = [p for p in _inputs() if p != path]
+    others = [p for p in nxos_inputs() if p != path]
     _check(text, str(path), others[0].read_text(encoding="utf-8", errors="replace"))
     _check(text.replace("\n", "\r\n"), str(path))
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from fablint.model import Device
 from fablint.parsers import nxos
 from fablint.parsers.base import ParseError, ParseResult
-from tests.conftest import CORPUS, FIXTURES
+from tests.conftest import nxos_inputs
 from tests.test_ib_construct import _same
 from tests.test_nxos_parser_properties import NXOS_LIKE, SETTINGS
 
@@ -50,15 +50,7 @@ def _both(text: str, path: str = "leaf.cfg") -> ParseResult | None:
     return shared
 
 
-def _inputs() -> list[Path]:
-    found = sorted(p for p in (CORPUS / "nxos").glob("*") if p.is_file())
-    found += sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix in (
-        ".cfg", ".txt", ".conf") and "nxos" in p.read_text(encoding="utf-8",
-                                                           errors="replace")[:4000].lower())
-    return found
-
-
-@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", nxos_inputs(), ids=lambda p: p.name)
 def test_real_and_fixture_files_share_only_what_is_alike(path: Path) -> None:
     _both(path.read_text(encoding="utf-8", errors="replace"), str(path))
 
