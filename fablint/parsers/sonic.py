@@ -857,6 +857,20 @@ class _SonicBuilder:
         self.record(kind, name, f"{row.table}|{row.key}", ref, target is not None)
         return target, ref
 
+    def key_ports(self, row: Row) -> tuple[list[Obj], list[int]]:
+        """Ports and ids of a ``PORTS|IDS`` key: found without a word when they were before
+        (most keys), else ``local_ports`` tells, recording what it has to say in order."""
+        key = row.key
+        found = self.ports_cache.get(key)
+        if found is not None:
+            return found
+        ports, _, id_text = key.rpartition("|")
+        ifaces = self.port_lists.get(ports) if ports else None
+        ids = self.ids_cache.get(id_text)
+        if ifaces is None or ids is None:
+            return self.local_ports(row)
+        return ifaces, ids
+
     def local_ports(self, row: Row) -> tuple[list[Obj], list[int]]:
         """Ports and ids of a ``PORTS|IDS`` key (QUEUE, BUFFER_PG, BUFFER_QUEUE)."""
         key = row.key
@@ -1332,7 +1346,6 @@ class _SonicBuilder:
         # A resolved reference of a kind recorded already is not recorded again (``record``):
         # tested here, so that most rows make no owner text and no call.
         seen = self.resolved_kinds if not self.every_reference else ()
-        ports_cache, port_lists, ids_cache = self.ports_cache, self.port_lists, self.ids_cache
         make = _queue if _queue is not _bare_queue else None  # (tests swap in validation)
         for row in self.tables.get("QUEUE", {}).values():
             _, key, fields, src, lines, merged = row
@@ -1363,17 +1376,7 @@ class _SonicBuilder:
                         refs[target] = ref
                 if plan.quiet is None and not self.every_reference:
                     plan.quiet_after(seen)
-            # the ports and ids of the key: found without a word when they were before (most
-            # keys), else ``local_ports`` tells, recording what it has to say in order
-            found = ports_cache.get(key)
-            if found is None:
-                ports, _, id_text = key.rpartition("|")
-                ifaces = port_lists.get(ports) if ports else None
-                ids = ids_cache.get(id_text)
-                if ifaces is None or ids is None:
-                    ifaces, ids = self.local_ports(row)
-            else:
-                ifaces, ids = found
+            ifaces, ids = self.key_ports(row)
             if plan.wrong_type and ifaces and ids:
                 self.wrong_type(plan, len(ifaces) * len(ids))
             if make is not None:
@@ -1529,7 +1532,6 @@ class _SonicBuilder:
                 profile["dynamic_headroom"] = True
                 profile["field_src"]["dynamic_headroom"] = row.ref("headroom_type")
             profiles[row.key] = profile
-        ports_cache, port_lists, ids_cache = self.ports_cache, self.port_lists, self.ids_cache
         profile_cache, seen = self.profile_cache, self.resolved_kinds
         lint = not self.every_reference
         make = _buffer_assignment if _buffer_assignment is not _bare_assignment else None
@@ -1547,16 +1549,7 @@ class _SonicBuilder:
                     ref = _new_tuple(SourceRef, (src[0], line)) if line is not None else src
                 else:
                     name, ref = self.assignment(row)
-                # the ports and ids of the key (as in ``queues``)
-                found = ports_cache.get(key)
-                if found is None:
-                    ports, _, id_text = key.rpartition("|")
-                    ifaces = port_lists.get(ports) if ports else None
-                    ids = ids_cache.get(id_text)
-                    if ifaces is None or ids is None:
-                        ifaces, ids = self.local_ports(row)
-                else:
-                    ifaces, ids = found
+                ifaces, ids = self.key_ports(row)
                 if not ifaces:
                     continue
                 if make is not None:
