@@ -808,20 +808,20 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     # every claim by its near end, when there are LLDP claims to compare with them
     by_port: dict[tuple[str, str], list[tuple[_Claim, tuple[str, str]]]] = defaultdict(list)
     compared = any(claim[7] == "lldp" for claim in claims)
-    ends: list[tuple[tuple[str, str], tuple[str, str]]] | None = None
-    if compared:  # each claim's (near, far) key, all before the first comparison
-        ends = []
-        for claim in claims:
-            near_port, far_port = claim[1], claim[3]  # (each end as ``_key`` gives it)
-            near_key = keys.get(near_port)
-            if near_key is None:
-                near_key = keys[near_port] = port_key(near_port)
-            far_key = keys.get(far_port)
-            if far_key is None:
-                far_key = keys[far_port] = port_key(far_port)
-            near_end = (claim[0], near_key)
-            far_end = (claim[2], far_key)
-            ends.append((near_end, far_end))
+    # each claim's (near, far) key, all before the first comparison
+    ends: list[tuple[tuple[str, str], tuple[str, str]]] = []
+    for claim in claims:
+        near_port, far_port = claim[1], claim[3]  # (each end as ``_key`` gives it)
+        near_key = keys.get(near_port)
+        if near_key is None:
+            near_key = keys[near_port] = port_key(near_port)
+        far_key = keys.get(far_port)
+        if far_key is None:
+            far_key = keys[far_port] = port_key(far_port)
+        near_end = (claim[0], near_key)
+        far_end = (claim[2], far_key)
+        ends.append((near_end, far_end))
+        if compared:
             by_port[near_end].append((claim, far_end))
     speaking = {name for name, node in topo.nodes.items() if node.has_lldp}
     """Devices whose own LLDP table was read: only their silence means something."""
@@ -840,16 +840,7 @@ def _join(claims: list[_Claim], topo: Topology, ports: dict[str, PortTable],
     neighbors: dict[tuple[str, str], Endpoint] = {}
     for number, claim in enumerate(claims):
         a_dev, a_name, b_dev, b_name, a, b, src, origin, claimed = claim
-        if ends is not None:
-            near, far = ends[number]
-        else:  # (each end as ``_key`` gives it)
-            near_key = keys.get(a_name)
-            if near_key is None:
-                near_key = keys[a_name] = port_key(a_name)
-            far_key = keys.get(b_name)
-            if far_key is None:
-                far_key = keys[b_name] = port_key(b_name)
-            near, far = (a_dev, near_key), (b_dev, far_key)
+        near, far = ends[number]
         if near[0] == far[0] and origin == "lldp":
             # (IB dumps: a switch cabled to itself stays a cable; IB009 reports it in IB terms)
             issues.append(CablingIssue(
