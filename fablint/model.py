@@ -1449,7 +1449,9 @@ class Bisection(_Model):
 
     mbps: int
     ideal_mbps: int
-    """Half the host-facing capacity: what a non-blocking fabric offers."""
+    """What a non-blocking fabric offers: half the host-facing capacity, or, when the host
+    ports run at different rates, the capacity of the slower half of them
+    (``topology._host_limited``)."""
     method: Literal["clos", "min-cut"]
     exact: bool
     why: str

@@ -243,6 +243,9 @@ class IbName(NamedTuple):
     description: str | None
     system_guid: int | None = None
     device_id: int | None = None
+    router: bool = False
+    """An IB router (``Rt``): the gateway to another subnet, an end of this fabric like a
+    service host, neither a compute host nor a switch of its tiers."""
 
 
 AGGREGATION_NODE = "mellanox technologies aggregation node"
@@ -268,7 +271,7 @@ def ib_names(nodes: list[IbNode]) -> dict[str, IbName]:
     # attribute reads a node: 38,000 nodes of a 2,000-switch dump)
     make = tuple.__new__
     return {d["key"]: make(IbName, (d["type"] == "ca", d["description"], d["system_guid"],
-                                     d["device_id"]))
+                                     d["device_id"], d["type"] == "router"))
             for d in (n.__dict__ for n in nodes)}
 
 
@@ -285,6 +288,9 @@ class IbView:
     hosts: set[str] = field(default_factory=set)
     """Names of channel adapters (hosts), whatever their description says."""
     switches: set[str] = field(default_factory=set)
+    routers: set[str] = field(default_factory=set)
+    """Names of IB routers: placed as service hosts (in ``hosts`` too), so that a router
+    cabled to a leaf is neither a spine nor an uplink of that leaf."""
     aggregation: dict[str, set[str]] = field(default_factory=dict)
     """Switch name -> the Aggregation Nodes cabled to it (by IB key)."""
     internal: list[Link] = field(default_factory=list)
@@ -385,7 +391,9 @@ class _IbNamer:
                 out = (desc, None, None)
             else:
                 out = None
-        (view.hosts if name.host else view.switches).add(out[0] if out else key)
+        (view.hosts if name.host or name.router else view.switches).add(out[0] if out else key)
+        if name.router:
+            view.routers.add(out[0] if out else key)
         return out
 
     def rename(self, end: Endpoint) -> Endpoint:
@@ -1116,6 +1124,7 @@ def _place(topo: Topology, host_ports: dict[str, int], policy: Policy,
     # Two passes: switches whose only hosts have service names (ufm01) first, then those whose
     # few one-link hosts hang beside links that all go to leaves.
     named = {h for h in hosts if len(neighbours[h]) == 1 and _service_name(h)}
+    named |= view.routers & hosts  # (an IB router is a service end whatever its name)
     if len(named) * 2 > len(hosts):
         named = set()  # most hosts carry such a name (a lab of 'r-ufm101'): not a hint
     for by_name in (True, False):
@@ -1276,26 +1285,47 @@ def bisection(topo: Topology) -> Bisection | None:
     host_total = sum(down for down, _, _ in caps.values())
     if host_total == 0:
         return None
-    ideal = host_total // 2
+    ideal = min(host_total // 2, _host_limited(topo))
     tiers = {n.role for n in topo.nodes.values() if n.tier}  # ("switch": not in the fabric)
     uniform = len(set(caps.values())) == 1
     adjacent = topo.adjacency()
     if tiers <= {"leaf", "spine"} and uniform and _full_mesh(roles, adjacent):
         up_total = sum(up for _, up, _ in caps.values())
         return Bisection(
-            mbps=min(host_total, up_total) // 2, ideal_mbps=ideal, method="clos", exact=True,
+            mbps=min(min(host_total, up_total) // 2, ideal), ideal_mbps=ideal, method="clos",
+            exact=True,
             why="two-tier Clos with identical leaves, each cabled to every spine: half the "
             "leaves send through their uplinks, so the cut is min(host, uplink capacity) / 2",
         )
     # (a three-tier fat tree has super-spines, which always have a tier: none, no pass)
     three = _three_tier(topo, caps, table, adjacent) if "super-spine" in tiers else None
     if three is not None:
-        return Bisection(mbps=three, ideal_mbps=ideal, method="clos", exact=True,
+        return Bisection(mbps=min(three, ideal), ideal_mbps=ideal, method="clos", exact=True,
                          why="three-tier fat tree with identical leaves and identical spines, "
                          "pods of one size each cabled leaf to every spine, every spine cabled to "
                          "every super-spine of its plane: the cut is the thinnest tier, "
                          "min(host, leaf uplink, spine uplink capacity) / 2")
     return _min_cut(topo, ideal)
+
+
+def _host_limited(topo: Topology) -> int:
+    """The bisection a non-blocking fabric offers: the hosts' own links limit it, and the
+    thinnest balanced split of the compute hosts' leaf ports puts the slowest half on one
+    side (half the host-facing capacity when every port runs one speed; less when slower
+    ports make the halves unequal). A cut isolating that half is a balanced cut, so no
+    bisection, exact or bound, is above it."""
+    nodes = topo.nodes
+    # (the role edges are a view the report and TOP003 read too: no pass of its own; a
+    # leaf is never a service host, so either end's flag is the host's)
+    edges = topo.role_edges().get(("host", "leaf"), ())
+    speeds = [cable.speed_mbps for a, b, cable in edges
+              if not (nodes[a].service or nodes[b].service)]
+    if None in speeds:
+        speeds = [s for s in speeds if s is not None]
+    speeds.sort()
+    half = len(speeds) // 2
+    # (an odd count splits its middle port, as ``hosts / 2 x rate`` does for equal ports)
+    return sum(speeds[:half]) + (speeds[half] // 2 if len(speeds) % 2 else 0)
 
 
 def _three_tier(topo: Topology, caps: dict[str, tuple[int, int, int]],
@@ -1405,6 +1435,13 @@ def _min_cut(topo: Topology, ideal: int) -> Bisection | None:
         cut = int(nx.cut_size(graph, left, weight="weight"))
         best = cut if best is None else min(best, cut)
     assert best is not None
+    if ideal < best:  # (KL balances every node, switches too: not always a split of the hosts)
+        return Bisection(
+            mbps=ideal, ideal_mbps=ideal, method="min-cut", exact=False,
+            why="not a uniform two-tier Clos: the cut that isolates the slower half of the host "
+            "ports (Kernighan-Lin bisection of the cabling graph found none smaller); the true "
+            "bisection can only be lower",
+        )
     return Bisection(
         mbps=best, ideal_mbps=ideal, method="min-cut", exact=False,
         why="not a uniform two-tier Clos: the smallest cut found by Kernighan-Lin bisection of "

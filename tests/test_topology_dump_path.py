@@ -55,7 +55,8 @@ def test_dump_cables_are_what_the_general_path_makes(
             continue
         names = ib_names(outcome.ib_nodes)
         assert list(names.items()) == [(n.key, IbName(n.type == "ca", n.description,
-                                                      n.system_guid, n.device_id))
+                                                      n.system_guid, n.device_id,
+                                                      n.type == "router"))
                                        for n in outcome.ib_nodes], path.name
         fast = build_topology(list(outcome.links), {}, policy, None, names)
         with monkeypatch.context() as patch:

@@ -33,6 +33,11 @@ IB_ORIGINS = frozenset({"ibnetdiscover", "ibnetdiscover-ports", "iblinkinfo", "i
                         "ibdiagnet-net-dump", "ibdiagnet-db-csv"})
 """``Link.origin`` of the links the IB dump parsers make."""
 IB_VENDORS = ("ib",)
+JUDGED_ORIGINS = frozenset({"iblinkinfo"})
+"""Dumps that judge every link against what both its ports support: iblinkinfo prints
+``Could be 4X`` / ``Could be 106.25 Gbps`` beside a link that runs below the widest width and
+fastest speed both ports support (``get_max_msg``, rdma-core ``ibdiag_common.c``), so a link it
+leaves silent runs as its hardware allows and no guess from other links applies to it."""
 UNICAST_LID_MAX = 0xBFFF
 """LIDs above are multicast (0xC000-0xFFFE) or the permissive LID (0xFFFF)."""
 
@@ -243,7 +248,7 @@ class IbWidthDegraded(IbRule):
                 want, why = expected, f"the fabric's links should run {expected}x"
                 if expected != full:
                     why = f"a split port should run {expected}x"
-            elif proven > width:
+            elif proven > width and cable.link.origin not in JUDGED_ORIGINS:
                 want, why = proven, f"both nodes run {proven}x on their other links"
             else:
                 continue
@@ -285,9 +290,12 @@ class IbSpeedDegraded(IbRule):
     ports support (`Could be 106.25 Gbps`, `Could be FDR10`), not below `ib_sm.fabric_generation`
     when the profile names the fabric's generation, and not below the speed both of its nodes
     run on their other links. Without a named generation, a link slower than the generation of
-    at least `ib_link.prevailing_share` of the dump's links is a warning. A link that runs as fast
-    as the slower end's hardware can (by device ID: an EDR-only ConnectX-5 on an HDR fabric) is
-    not degraded.
+    at least `ib_link.prevailing_share` of the dump's links of its kind (switch to switch, switch
+    to channel adapter, switch to router) is a warning: a lone IB router is not judged by the
+    switches' and hosts' links. A link that runs as fast as the slower end's hardware can (by
+    device ID: an EDR-only ConnectX-5 on an HDR fabric) is not degraded, and neither is one that
+    iblinkinfo leaves without a `Could be` (it has compared the link with what both ports
+    support).
 
     ## Why it matters
     A link negotiates down to a slower generation when a cable or transceiver is not rated for
@@ -309,8 +317,11 @@ class IbSpeedDegraded(IbRule):
 
     def check_dump(self, view: IbView, ctx: Context) -> Iterator[Finding]:
         generation = ctx.policy.ib_sm.fabric_generation
-        prevailing, share = _prevailing(view, ctx.policy.ib_link.prevailing_share)
-        floor = max(ib_speed_rank(generation), ib_speed_rank(prevailing))
+        by_kind = _prevailing(view, ctx.policy.ib_link.prevailing_share)
+        fabric_floor = ib_speed_rank(generation)
+        floors = {kind: max(fabric_floor, ib_speed_rank(speed))
+                  for kind, (speed, _) in by_kind.items()}
+        top = max(floors.values(), default=fabric_floor)  # (above every kind's floor)
         for cable in view.cables:
             speed, rank = cable.speed, cable.rank
             if not rank:
@@ -318,9 +329,13 @@ class IbSpeedDegraded(IbRule):
             a_could, b_could = cable.a.port.could_be_speed, cable.b.port.could_be_speed
             could = max(a_could or "", b_could or "", key=ib_speed_rank) \
                 if a_could or b_could else ""  # (most ports say nothing of what they could)
-            if ib_speed_rank(could) <= rank and rank >= floor and \
+            if ib_speed_rank(could) <= rank and rank >= top and \
                     rank >= view.best_other(cable.a, "speed"):
                 continue  # the common case, decided without looking at the far end's node
+            kind = _kind(cable)
+            if ib_speed_rank(could) <= rank and rank >= floors.get(kind, fabric_floor) and \
+                    rank >= view.best_other(cable.a, "speed"):
+                continue
             if rank >= _capability(view, cable):
                 continue  # as fast as the slower end can go (an EDR-only HCA on HDR)
             proven = min(view.best_other(cable.a, "speed"), view.best_other(cable.b, "speed"))
@@ -329,11 +344,14 @@ class IbSpeedDegraded(IbRule):
                 want, why = could, f"both ports support {could}"
             elif generation is not None and rank < ib_speed_rank(generation):
                 want, why = generation, f"the fabric runs {generation}"
+            elif cable.link.origin in JUDGED_ORIGINS:
+                continue  # the dump says both ports run as fast as they can: no guess
             elif proven > rank:
                 want = _generation(proven)
                 why = f"both nodes run {want} on their other links"
-            elif prevailing is not None and rank < ib_speed_rank(prevailing):
-                want, why = prevailing, f"{share} of the dump's links run {prevailing}"
+            elif kind in by_kind and rank < ib_speed_rank(by_kind[kind][0]):
+                want, share = by_kind[kind]
+                why = f"{share} of the dump's {_KIND_WORDS.get(kind, 'other')} links run {want}"
                 severity = Severity.WARNING
             else:
                 continue
@@ -366,16 +384,36 @@ def _generation(rank: int) -> str:
     return next(name for name, info in IB_SPEEDS.items() if info.rank == rank)
 
 
-def _prevailing(view: IbView, share: float | None) -> tuple[str | None, str]:
-    """The generation of at least ``share`` of the dump's cables, and that share in words."""
-    counts = Counter(c.speed for c in view.cables if c.rank)
-    total = sum(counts.values())
-    if share is None or not total:
-        return None, ""
-    speed, count = counts.most_common(1)[0]
-    if count / total < share or count == total:
-        return None, ""
-    return speed, f"{count} of {total}"
+def _kind(cable: Cable) -> tuple[str, str]:
+    """The node types at the two ends of a cable, in order: which links it is judged with."""
+    a, b = cable.a.node.type, cable.b.node.type
+    return (a, b) if a <= b else (b, a)
+
+
+_KIND_WORDS = {("switch", "switch"): "switch-to-switch", ("ca", "switch"): "switch-to-CA",
+               ("router", "switch"): "switch-to-router", ("ca", "ca"): "CA-to-CA",
+               ("ca", "router"): "CA-to-router", ("router", "router"): "router-to-router"}
+
+
+def _prevailing(view: IbView, share: float | None) -> dict[tuple[str, str], tuple[str, str]]:
+    """Per kind of link (``_kind``): the generation of at least ``share`` of the dump's cables
+    of that kind, and that share in words; kinds with no such generation are left out."""
+    if share is None or len({c.speed for c in view.cables if c.rank}) < 2:
+        return {}  # (one generation in the whole dump: none of its kinds has a slower link)
+    counts: dict[tuple[str, str], Counter[str | None]] = {}
+    for c in view.cables:
+        if c.rank:
+            kind = _kind(c)
+            if kind not in counts:
+                counts[kind] = Counter()
+            counts[kind][c.speed] += 1
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    for kind, count_of in counts.items():
+        total = sum(count_of.values())
+        speed, count = count_of.most_common(1)[0]
+        if speed is not None and count / total >= share and count != total:
+            out[kind] = (speed, f"{count} of {total}")
+    return out
 
 
 @register

@@ -523,6 +523,22 @@ class LinkSpeedMismatch(TopologyRule):
                 )
 
 
+def _leaf_uplinks_explain(topo: Topology, ctx: Context) -> bool:
+    """Is an exact Clos bisection set by the leaves' uplinks, on leaves TOP001 reports? Then
+    the bisection's shortfall is a consequence of their oversubscription (a 2:1 leaf tier is a
+    50 % bisection), said once by TOP001."""
+    b = topo.bisection
+    if b is None or not b.exact or b.method != "clos":
+        return False
+    caps = topo.capacity_table()
+    leaves = [caps[n] for n, r in topo.roles().items() if r == "leaf"]
+    host = sum(d for d, _, _ in leaves)
+    up = sum(u for _, u, _ in leaves)
+    limit = ctx.policy.topology.max_leaf_oversubscription
+    return up < host and b.mbps == up // 2 and \
+        any(u and d / u > limit + 1e-9 for d, u, _ in leaves)
+
+
 @register
 class BisectionBandwidth(TopologyRule):
     """The fabric's bisection bandwidth is below the ideal.
@@ -530,8 +546,12 @@ class BisectionBandwidth(TopologyRule):
     ## What it checks
     The bisection bandwidth of the cabling (exact for a uniform two-tier Clos, otherwise the
     smallest cut found by Kernighan-Lin bisection, an upper bound) compared with the ideal,
-    half the host-facing capacity. Below `topology.min_bisection_ratio` of the ideal is a
-    finding. `fablint topo` shows the figure and how it was obtained.
+    half the host-facing capacity (when the host ports run at different rates, the capacity
+    of the slower half of them: no fabric does better). Below
+    `topology.min_bisection_ratio` of the ideal is a finding. `fablint topo` shows the figure
+    and how it was obtained. When the leaves' uplinks are the narrowest part of a uniform Clos
+    and TOP001 reports those leaves as oversubscribed, the shortfall is theirs: it is not
+    reported again here.
 
     ## Why it matters
     All-to-all traffic (expert-parallel MoE training, shuffles) moves half the data across the
@@ -554,14 +574,19 @@ class BisectionBandwidth(TopologyRule):
         if b is None or not b.ideal_mbps:
             return
         ratio = b.mbps / b.ideal_mbps
-        if ratio + 1e-9 < ctx.policy.topology.min_bisection_ratio:
+        if ratio + 1e-9 < ctx.policy.topology.min_bisection_ratio and \
+                not _leaf_uplinks_explain(topo, ctx):
             spine = next((n.name for n in topo.nodes.values() if n.role == "spine"),
                          next(iter(topo.nodes)))
             how = "exact" if b.exact else "upper bound"
+            table = topo.capacity_table()
+            half = sum(table[n][0] for n, r in topo.roles().items() if r == "leaf") // 2
+            ideal = "half the host-facing capacity" if half == b.ideal_mbps else \
+                "the slower half of the host ports"
             yield self.at(
                 topo, spine, "fabric", None,
                 f"bisection bandwidth {_gbps(b.mbps)} ({how}, {b.method}) is {ratio:.0%} of the "
-                f"ideal {_gbps(b.ideal_mbps)} (half the host-facing capacity)",
+                f"ideal {_gbps(b.ideal_mbps)} ({ideal})",
             )
 
 
