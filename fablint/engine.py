@@ -632,7 +632,9 @@ def _assemble(
     kept, late_used, late_suppressed = _suppress(late, suppressions)
     attach_fixes(kept, _LineCache())
     findings.extend(kept)
-    findings = fold_consequences(findings, kept)  # a fabric finding may explain device ones
+    # a fabric finding may explain device ones, and a device finding a fabric one (a port
+    # below the fabric MTU explains the MTU mismatch with its jumbo peer)
+    findings = fold_consequences(findings, [*kept, *(f for f in findings if f.explains)])
     used |= late_used
     suppressed += late_suppressed
 

@@ -34,9 +34,9 @@ FINDING_KEYS = {"rule", "name", "severity", "category", "device", "object", "fil
 # first line containing the text after that one is the line the finding must cite).
 PLANTED = {
     ("spine2", "ECN003"): ("spine2.cfg", "random-detect ecn minimum-threshold 1500 kbytes", None),
+    # the same fault seen across the cable (LLDP: leaf2 Ethernet50/1 - spine2 Ethernet2/1),
+    # MTU005, is its consequence: folded into it, not reported apart
     ("leaf2", "MTU001"): ("leaf2.cfg", "interface Ethernet50/1", None),
-    # the same fault seen across the cable (LLDP: leaf2 Ethernet50/1 - spine2 Ethernet2/1)
-    ("leaf2", "MTU005"): ("leaf2.cfg", "interface Ethernet50/1", None),
     ("leaf3", "ACL001"): ("leaf3.cfg", "ip access-group HOST-PROTECT in", None),
     ("leaf3", "PFC003"): ("leaf3.cfg", "flowcontrol receive on", None),
     # SONiC: the port's own entry in the PORT table, as EOS and NX-OS cite the interface line
@@ -158,7 +158,7 @@ def test_lint_demo_text_reports_every_planted_fault_with_file_and_line(cli: Runn
     for file, line, rule, device in rows:
         assert (file, line) == _planted_at(device, rule), (rule, device)
     assert run.stdout.rstrip().splitlines()[-1] == (
-        "7 problems (7 errors) in 6 devices in 11 files; 7 with a fix shown.")
+        "6 problems (6 errors) in 6 devices in 11 files; 6 with a fix shown.")
 
 
 def test_lint_demo_github_format_has_file_and_line() -> None:
@@ -192,7 +192,7 @@ def test_lint_demo_json(cli: Runner) -> None:
                                                                  finding["rule"])
     assert _pairs(doc) == set(PLANTED)
     summary = doc["summary"]
-    assert summary["total"] == 7 and summary["errors"] == 7 and summary["warnings"] == 0
+    assert summary["total"] == 6 and summary["errors"] == 6 and summary["warnings"] == 0
     assert summary["by_rule"] == {rule: 1 for _, rule in PLANTED}
     assert summary["devices"] == 6 and summary["files"] == 11
     assert summary["exit_code"] == 1
@@ -337,9 +337,9 @@ def test_output_file_is_written_and_nothing_else(tmp_path: Path, fmt: str) -> No
     content = target.read_text(encoding="utf-8")
     if fmt == "json":
         assert _pairs(json.loads(content)) == set(PLANTED)
-        assert "7 problems" in run.stderr  # the summary line goes to stderr
+        assert "6 problems" in run.stderr  # the summary line goes to stderr
     else:
-        assert "MTU001" in content and "7 problems" in content
+        assert "MTU001" in content and "6 problems" in content
 
 
 def test_output_into_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
@@ -372,16 +372,16 @@ def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path
 
     wrote = cli("lint", "--write-baseline", "b.json", "fabric")
     assert wrote.code == 0
-    assert "7 finding" in wrote.stderr
+    assert "6 finding" in wrote.stderr
     assert wrote.stdout == ""
     recorded = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
-    assert len(recorded["findings"]) == 7
+    assert len(recorded["findings"]) == 6
 
     clean = cli("lint", "--baseline", "b.json", "-f", "json", "fabric")
     assert clean.code == 0
     doc = _json(clean)
     assert doc["findings"] == []
-    assert doc["summary"]["baselined"] == 7
+    assert doc["summary"]["baselined"] == 6
 
     # Every file moves down (comments and blank lines at the top), and leaf1 gets a new fault.
     shifted = sorted(p for p in fabric.rglob("*") if p.is_file() and p.name != "README.md"
@@ -401,24 +401,23 @@ def test_baseline_round_trip_and_new_finding_survives_line_shifts(tmp_path: Path
     assert after.code == 1
     doc = _json(after)
     assert [(f["device"], f["rule"], f["object"], f["file"]) for f in doc["findings"]] == [
-        # the same fault seen across the cable to spine1 (the LLDP tables did not move),
-        # at the interface line
-        ("leaf1", "MTU005", "Ethernet49/1", "fabric/leaf1.cfg"),
+        # (the same fault seen across the cable to spine1, MTU005, is folded into it)
         ("leaf1", "MTU001", "Ethernet49/1", "fabric/leaf1.cfg"),
     ]
-    cited = leaf1.read_text(encoding="utf-8").splitlines()[doc["findings"][1]["line"] - 1]
+    assert [c["rule"] for c in doc["findings"][0]["consequences"]] == ["MTU005"]
+    cited = leaf1.read_text(encoding="utf-8").splitlines()[doc["findings"][0]["line"] - 1]
     assert cited == "   mtu 1500"
-    assert doc["summary"]["baselined"] == 7
+    assert doc["summary"]["baselined"] == 6
 
-    # Without the baseline all seven are back, at their shifted lines, with the two new ones.
+    # Without the baseline all six are back, at their shifted lines, with the new one.
     full = _json(cli("lint", "-f", "json", "fabric"))
-    assert len(full["findings"]) == 9
+    assert len(full["findings"]) == 7
     original = _json(run_inprocess("lint", "-f", "json", "fixtures/demo"))
     shift = SHIFT.count("\n")
     lines = {(f["device"], f["rule"]): f["line"] for f in original["findings"]}
     assert set(lines) == set(PLANTED)
     assert {(f["device"], f["rule"]) for f in full["findings"]} == set(PLANTED) | {
-        ("leaf1", "MTU001"), ("leaf1", "MTU005")}
+        ("leaf1", "MTU001")}
     for f in full["findings"]:
         if (f["device"], f["rule"]) in lines:
             assert f["line"] == lines[(f["device"], f["rule"])] + shift, f

@@ -100,12 +100,15 @@ def test_amd_nexus_is_clean_for_hosts_marking_dscp_26() -> None:
 
 def test_amd_nexus_under_default_flags_dscp_24() -> None:
     # `default` expects RoCE on DSCP 24 and 26; the guide classifies only 26, so DSCP 24 would
-    # land in the default class: right for a fabric whose hosts mark 24.
+    # land in the default class: right for a fabric whose hosts mark 24. One qos policy bound
+    # on three ports, each on its own line: one finding naming them.
     name = NEXUS_AMD.name
-    expected = once(*(("QOS001", name, line_of(NEXUS_AMD, r"service-policy type qos input",
-                                               rf"^interface {p}$"))
-                      for p in ("Ethernet1/1/1", "Ethernet1/1/2", "Ethernet1/64/1")))
+    ports = ("Ethernet1/1/1", "Ethernet1/1/2", "Ethernet1/64/1")
+    expected = once(("QOS001", name, line_of(NEXUS_AMD, r"service-policy type qos input",
+                                             r"^interface Ethernet1/1/1$")))
     assert findings(NEXUS_AMD, "default") == expected
+    assert places(NEXUS_AMD, "default", "QOS001") == [
+        [("QOS001", name, line_of(NEXUS_AMD, rf"^interface {p}$")) for p in ports]]
 
 
 def test_amd_arista_reports_only_the_missing_watchdog() -> None:
@@ -185,19 +188,19 @@ def test_nexus_faulty_copy_reports_the_planted_faults() -> None:
     ports = ("Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4", "Ethernet1/33",
              "Ethernet1/34")
     expected = Counter({
-        ("PFC002", name, pause): 1,  # DSCP 25-31 share the paused class
+        # the RoCE class paused with priority 4: priority 3 not no-drop on any port (PFC001)
+        # and priority 4 paused (PFC002) are this one line, folded into it
         ("QOS007", name, pause): 1,
-        ("ECN001", name, queue3): 1,  # one finding for the shared queuing policy
+        # WRED drops instead of marking: ECN002, whose fix adds the marking (ECN001 on queue 3
+        # would say the same line again)
         ("ECN002", name, wred): 1,  # one finding for the ports that share the WRED line
         ("ACL001", name, acl): 1,
         ("MTU001", name, no_mtu): 1,
     })
-    # Priority 3 is not no-drop on any port, for one cause (the network-qos policy): one
-    # finding naming every port, each at its line.
-    lines = [("PFC001", name, line_of(path, rf"^interface {port}$")) for port in ports]
-    expected[lines[0]] += 1
+    assert queue3 < wred
     assert findings(path, "cisco-nexus-ai") == expected
-    assert places(path, "cisco-nexus-ai", "PFC001") == [lines]
+    assert consequences(path, "cisco-nexus-ai", "QOS007") == [
+        [f"PFC001 {ports[0]}", f"PFC002 {ports[0]}"]]
 
 
 def test_arista_faulty_pfc_copy_reports_the_planted_faults() -> None:
@@ -205,22 +208,20 @@ def test_arista_faulty_pfc_copy_reports_the_planted_faults() -> None:
     name = path.name
     ports = ("Ethernet2/5/1", "Ethernet2/5/5", "Ethernet3/1/1", "Ethernet3/2/1")
     first = line_of(path, r"^interface Ethernet2/5/1$")
+    # Priority 4 no-drop instead of 3 in the qos profile: one finding at that line, naming
+    # the four ports, each at its line. Priority 4 paused (DSCP 32-39, PFC002), RoCE's DSCP
+    # 24/26 -> TC 3 left unpaused (QOS001) and queue 4's missing ECN (lossy, "lossless" only
+    # because of the misplaced no-drop) are that one mistake, folded into it.
     expected = Counter({
-        ("PFC002", name, line_of(path, r"priority 4 no-drop")): 1,  # DSCP 32-39 paused
-        ("QOS001", name, first): 1,  # DSCP 24/26 -> TC 3, but PFC pauses 4
+        ("PFC001", name, line_of(path, r"priority 4 no-drop")): 1,
         ("WD001", name, first): 1,  # as in the reference
         ("ACL001", name, line_of(path, r"ip access-group GPU-PROTECT in")): 1,
     })
-    # Priority 3 is not no-drop on the four ports, for one cause (the qos profile): one
-    # finding naming them, each at its line.
-    lines = [("PFC001", name, line_of(path, rf"^interface {port}$")) for port in ports]
-    expected[lines[0]] += 1
     assert findings(path, "default") == expected
-    assert places(path, "default", "PFC001") == [lines]
-    # queue 4 (DSCP 32-39, lossy) is "lossless" only because of the misplaced no-drop: its
-    # missing ECN is PFC002's consequence, folded in, never an ECN fix for a lossy class
-    assert consequences(path, "default", "PFC002") == [
-        ["ECN001 qos profile QOS_ROCE_DCQCN queue 4"]]
+    assert places(path, "default", "PFC001") == [
+        [("PFC001", name, line_of(path, rf"^interface {port}$")) for port in ports]]
+    assert consequences(path, "default", "PFC001") == [
+        ["ECN001 qos profile QOS_ROCE_DCQCN queue 4", "QOS001 qos map", f"PFC002 {ports[0]}"]]
 
 
 def test_arista_faulty_ecn_copy_reports_the_planted_faults() -> None:
@@ -238,12 +239,10 @@ def test_sonic_faulty_copy_reports_the_planted_faults() -> None:
     folder = REF / "sonic-azure-dell-z9332f.faulty"
     qos, config = folder / "qos.json", folder / "config_db.json"
     expected = Counter({
-        # pfc_enable "2,4" on Ethernet8: priority 3 unprotected, lossy priority 2 paused, RoCE
-        # DSCP 3 not lossless there, and the watchdog (pfcwd_sw_enable "3,4") misses 2.
+        # pfc_enable "2,4" on Ethernet8: priority 3 unprotected; lossy priority 2 paused, RoCE
+        # DSCP 3 not lossless there, queue 2 asked for ECN and the watchdog (pfcwd_sw_enable
+        # "3,4") missing 2 are that one mistake, folded into it.
         ("PFC001", "qos.json", line_of(qos, r'"pfc_enable".*"2,4"')): 1,
-        ("PFC002", "qos.json", line_of(qos, r'"pfc_enable".*"2,4"')): 1,
-        ("QOS001", "qos.json", line_of(qos, r'^\s*"3"\s*:', r'"DSCP_TO_TC_MAP"')): 1,
-        ("WD001", "config_db.json", line_of(config, r'"Ethernet8": \{', r'"PFC_WD"')): 1,
         # WRED_PROFILE AZURE_LOSSLESS "ecn": "ecn_none" (SONiC's default) with WRED on: every
         # lossless queue of every port drops instead of marking; one finding per queue (3, 4)
         # for all the ports that use the profile.
@@ -254,13 +253,11 @@ def test_sonic_faulty_copy_reports_the_planted_faults() -> None:
         # As in the reference:
         ("QOS004", "qos.json", line_of(qos, r'"scheduler"', r'"Ethernet0\|6"')): 1,
     })
-    # ECN001: the lossless queues 3 and 4 of every port use AZURE_LOSSLESS, which drops
-    # instead of marking: one finding per queue, on the profile. Ethernet8's queue 2 is
-    # "lossless" only because PFC pauses priority 2 by mistake: its missing ECN is PFC002's
-    # consequence, folded into it.
-    expected[("ECN001", "qos.json", line_of(qos, r'"AZURE_LOSSLESS" *: *\{'))] += 2
+    # (ECN001 on the same queues would name the same line again: ECN002's fix makes the
+    # profile mark.)
     assert findings(folder, "sonic-azure") == expected
-    assert consequences(folder, "sonic-azure", "PFC002") == [["ECN001 Ethernet8 queue 2"]]
+    assert consequences(folder, "sonic-azure", "PFC001") == [
+        ["ECN001 Ethernet8 queue 2", "QOS001 Ethernet8", "PFC002 Ethernet8", "WD001 Ethernet8"]]
 
 
 def test_faulty_copies_differ_from_their_reference_only_where_planted() -> None:

@@ -32,13 +32,13 @@ def test_concise_is_one_parsable_line_per_finding_with_the_json_places() -> None
     assert {(m["file"], int(m["line"]), m["rule"]) for m in parsed if m} == {
         (f["file"], f["line"], f["rule"]) for f in _demo_json()}
     assert {(m["rule"]) for m in parsed if m} >= {rule for _, rule in PLANTED}
-    assert summary.startswith("7 problems")
+    assert summary.startswith("6 problems")
 
 
 def test_gitlab_code_quality_has_the_documented_fields() -> None:
     issues = json.loads(run_inprocess("lint", str(DEMO), "--format", "gitlab").stdout)
     findings = _demo_json()
-    assert len(issues) == len(findings) == 7
+    assert len(issues) == len(findings) == 6
     for issue in issues:
         assert set(issue) >= {"description", "check_name", "fingerprint", "severity", "location"}
         assert issue["severity"] in {"info", "minor", "major", "critical", "blocker"}
@@ -54,7 +54,7 @@ def test_markdown_summary_counts_each_rule_and_lists_each_finding() -> None:
     assert text.startswith("## fablint")
     assert "| MTU001 | 1 |" in text
     rows = [line for line in text.splitlines() if line.startswith("| 🔴")]
-    assert len(rows) == 7
+    assert len(rows) == 6
     assert "`fixtures/demo/leaf3.cfg:74`" in text or f"`{DEMO}/leaf3.cfg:74`" in text
 
 
@@ -69,7 +69,7 @@ def test_statistics_count_per_rule() -> None:
 def test_select_and_ignore_take_comma_separated_lists() -> None:
     selected = run_inprocess("lint", str(DEMO), "--format", "json", "--select", "MTU,ACL001")
     assert {f["rule"] for f in json.loads(selected.stdout)["findings"]} == {
-        "MTU001", "MTU005", "ACL001"}
+        "MTU001", "ACL001"}  # (MTU005 folded into MTU001, its cause)
     ignored = run_inprocess("lint", str(DEMO), "--format", "json", "--ignore", "MTU,ACL001",
                             "--ignore", "PFC003")
     assert {f["rule"] for f in json.loads(ignored.stdout)["findings"]} == {
@@ -85,10 +85,13 @@ def test_quiet_prints_nothing_on_a_clean_run_and_no_summary_otherwise() -> None:
 
 
 def test_report_only_judges_the_whole_fabric_but_reports_the_named_files() -> None:
-    # MTU005 on leaf2 exists only because spine2's side of the cable is in the fabric
+    # MTU005 on leaf2 exists only because spine2's side of the cable is in the fabric (folded
+    # into MTU001, its cause)
     run = run_inprocess("lint", "--report-only", "--fabric", str(DEMO),
                         str(DEMO / "leaf2.cfg"), "--format", "json")
-    assert {f["rule"] for f in json.loads(run.stdout)["findings"]} == {"MTU001", "MTU005"}
+    findings = json.loads(run.stdout)["findings"]
+    assert {f["rule"] for f in findings} == {"MTU001"}
+    assert [c["rule"] for c in findings[0]["consequences"]] == ["MTU005"]
     clean = run_inprocess("lint", "--report-only", "--fabric", str(DEMO), str(DEMO / "spine1.cfg"))
     assert clean.code == 0
     misuse = run_inprocess("lint", str(DEMO), "--fabric", str(DEMO))
@@ -145,10 +148,10 @@ def test_github_action_lint_step_writes_sarif_summary_and_exit_code(tmp_path: Pa
     assert proc.returncode == 0, proc.stderr
     assert "exit-code=1" in outputs.read_text()
     sarif = json.loads((tmp_path / "fablint.sarif").read_text())
-    assert len(sarif["runs"][0]["results"]) == 7
+    assert len(sarif["runs"][0]["results"]) == 6
     assert summary.read_text().startswith("## fablint")
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error ")]
-    assert len(annotations) == 7
+    assert len(annotations) == 6
 
 
 def test_also_writes_the_same_lint_in_other_formats(tmp_path: Path) -> None:
@@ -159,7 +162,7 @@ def test_also_writes_the_same_lint_in_other_formats(tmp_path: Path) -> None:
     alone = run_inprocess("lint", str(DEMO), "--format", "gitlab").stdout
     assert gitlab.read_text() == alone
     assert len(json.loads(sarif.read_text())["runs"][0]["results"]) == sum(
-        bool(CONCISE.match(line)) for line in run.stdout.splitlines()) == 7
+        bool(CONCISE.match(line)) for line in run.stdout.splitlines()) == 6
     bad = run_inprocess("lint", str(DEMO), "--also", "pdf:x.pdf")
     assert bad.code == 2 and "unknown format 'pdf'" in bad.stderr
     assert not (Path.cwd() / "x.pdf").exists()
@@ -193,7 +196,7 @@ def test_readme_library_example_runs_and_prints_the_demo_results() -> None:
                               filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "7 errors; exit code 1"
+    assert lines[0] == "6 errors; exit code 1"
     assert lines[-1].startswith("leaf1 eos ") and lines[-1].endswith(" interfaces")
 
 
@@ -202,8 +205,7 @@ def test_library_lint_matches_the_command_line_and_raises_clear_errors() -> None
     from fablint.api import LintError
 
     result = fablint.lint(DEMO, select=["MTU"])
-    assert {(f.rule, f.device) for f in result.findings} == {("MTU001", "leaf2"),
-                                                             ("MTU005", "leaf2")}
+    assert {(f.rule, f.device) for f in result.findings} == {("MTU001", "leaf2")}
     with pytest.raises(LintError, match="path not found"):
         fablint.lint(["/nonexistent/fabric"])
     with pytest.raises(LintError, match=r"unknown rule|no rule"):
@@ -229,7 +231,7 @@ def test_baseline_survives_rewording_and_v1_baselines_are_migrated(tmp_path: Pat
     (tmp_path / "v1-baseline.json").write_text(json.dumps(legacy), encoding="utf-8")
     doc = _lint_json("--baseline", "v1-baseline.json", "fabric", cwd=tmp_path)
     assert doc["findings"] == []
-    assert doc["summary"]["baselined"] == 7 and doc["summary"]["baseline_stale"] == 0
+    assert doc["summary"]["baselined"] == 6 and doc["summary"]["baseline_stale"] == 0
 
 
 def test_stale_entries_are_reported_and_update_baseline_prunes_without_adding(
@@ -252,13 +254,13 @@ def test_stale_entries_are_reported_and_update_baseline_prunes_without_adding(
 
     updated = run_inprocess("lint", "--baseline", "b.json", "--update-baseline", "fabric",
                             cwd=tmp_path)
-    assert "kept 6 entries, pruned 1" in updated.stderr
+    assert "kept 5 entries, pruned 1" in updated.stderr
     entries = json.loads((tmp_path / "b.json").read_text())["findings"]
-    assert len(entries) == 6 and "PFC003" not in {e["rule"] for e in entries}
+    assert len(entries) == 5 and "PFC003" not in {e["rule"] for e in entries}
     # the new leaf1 findings were not added: they are still reported
     after = _lint_json("--baseline", "b.json", "fabric", cwd=tmp_path)
     assert {(f["device"], f["rule"]) for f in after["findings"]} == {
-        ("leaf1", "MTU001"), ("leaf1", "MTU005")}
+        ("leaf1", "MTU001")}
     assert after["summary"]["baseline_stale"] == 0
     assert run_inprocess("lint", "--update-baseline", "fabric", cwd=tmp_path).code == 2
 

@@ -555,24 +555,35 @@ def fold_consequences(findings: list[Finding],
                       causes: list[Finding] | None = None) -> list[Finding]:
     """``findings`` with every finding that another one explains (``Finding.explains``)
     folded into its cause: listed in the cause's ``consequences`` and message, not reported
-    on its own. A cause is never folded itself, so causes cannot swallow each other.
+    on its own. A cause may itself be another's consequence (an NX-OS network-qos policy
+    bound nowhere explains PFC001, which explains the cable's PFC008): each finding folds into
+    the first cause of its chain that nothing explains. Causes that explain each other (a
+    cycle) are all kept.
     ``causes``: the findings to fold into (default: every finding that explains something),
     for a second pass with the fabric rules' findings."""
     if causes is None:
         causes = [f for f in findings if f.explains]
-    causes = [c for c in causes if c.explains]
+    causes = list({id(c): c for c in causes if c.explains}.values())  # each once
     if not causes:
         return findings
     before = {id(c): len(c.consequences) for c in causes}
-    cause_rules = {c.rule for c in causes}
     by_device: dict[str | None, list[Finding]] = {}  # (7,000 findings, hundreds of causes)
     for c in causes:
         by_device.setdefault(c.device, []).append(c)
-    kept: list[Finding] = []
+    parent: dict[int, Finding] = {}
     for finding in findings:
         rule = REGISTRY.get(finding.rule)
-        cause = None if finding.rule in cause_rules or (rule and not rule.foldable) else next(
-            (c for c in by_device.get(finding.device, ()) if _explained(c, finding)), None)
+        if rule and not rule.foldable:
+            continue
+        cause = next((c for c in by_device.get(finding.device, ())
+                      if c is not finding and _explained(c, finding)), None)
+        if cause is not None:
+            parent[id(finding)] = cause
+    if not parent:
+        return findings
+    kept: list[Finding] = []
+    for finding in findings:
+        cause = _root_cause(finding, parent)
         if cause is None:
             kept.append(finding)
             continue
@@ -588,6 +599,21 @@ def fold_consequences(findings: list[Finding],
         if new:
             cause.message += "; " + fmt_consequences(new)
     return kept
+
+
+def _root_cause(finding: Finding, parent: dict[int, Finding]) -> Finding | None:
+    """The cause ``finding`` folds into: the end of its chain of causes, or None when nothing
+    explains it or the chain comes back to it (causes that explain each other stay apart)."""
+    seen = {id(finding)}
+    cause = None
+    current = finding
+    while id(current) in parent:
+        current = parent[id(current)]
+        if id(current) in seen:
+            return None
+        seen.add(id(current))
+        cause = current
+    return cause
 
 
 def _explained(cause: Finding, finding: Finding) -> bool:

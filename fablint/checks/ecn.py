@@ -33,11 +33,14 @@ def _lossless_queues(device: Device, iface: Interface, ctx: Context) -> dict[int
 
 def _unmarked(device: Device, iface: Interface, ctx: Context
               ) -> list[tuple[int, list[int], Queue | None]]:
-    """(queue id, priorities, queue) of the port's lossless queues that do not mark ECN."""
+    """(queue id, priorities, queue) of the port's lossless queues that do not mark ECN,
+    except those that drop with WRED instead: ECN002 reports them as an error, and its fix
+    replaces the drop curve with marking (one cause, one finding)."""
     queues = iface.qos.queues
-    return [(queue_id, prios, queues.get(queue_id))
+    return [(queue_id, prios, queue)
             for queue_id, prios in lossless_queues(device, iface, ctx).items()
-            if not _marks(queues.get(queue_id))]
+            if not _marks(queue := queues.get(queue_id))
+            and (queue is None or queue.wred is None)]
 
 
 def _queue_src(iface: Interface, queue_id: int) -> SourceRef | None:
@@ -86,16 +89,20 @@ class EcnOnLosslessQueue(Rule):
     configured (EOS `random-detect ecn` under the `tx-queue`, an NX-OS queuing class with
     `random-detect … ecn`, a SONiC `WRED_PROFILE` whose `ecn` mode marks green packets). The
     check follows the device's traffic-class to queue map. Ports that share one QoS profile
-    (an EOS `qos profile`, an NX-OS queuing policy), one SONiC `WRED_PROFILE` that drops instead
-    of marking, or one configuration line make one finding,
-    on the profile or line, naming how many ports it affects; a port's own configuration makes
-    one finding per port. Designs that deliberately run PFC without DCQCN can turn the rule off
-    with `ecn.required_on_lossless: false` in their profile. A port whose PFC pauses nothing
+    (an EOS `qos profile`, an NX-OS queuing policy) or one configuration line make one
+    finding, on the profile or line, naming how many ports it affects, and so do the SONiC
+    `QUEUE` rows of several ports that all leave the queue without marking (one template wrote
+    them); a port's own EOS or NX-OS configuration makes one finding per port. Designs that
+    deliberately run PFC without DCQCN can turn the rule off with
+    `ecn.required_on_lossless: false` in their profile. A port whose PFC pauses nothing
     has no lossless queue: PFC001 reports it, and ECN001 says nothing there. A queue left
     without ECN by a cause another rule reports is folded into that finding, not reported
     apart: a WRED profile that does not exist (QOS009), an NX-OS queuing policy bound nowhere
     (QOS006), or a lossy priority paused by mistake (PFC002: asking the default class's queue
-    to mark ECN would push a lossy class toward lossless treatment).
+    to mark ECN would push a lossy class toward lossless treatment). A queue that drops with
+    WRED instead of marking (an NX-OS `random-detect` line without `ecn`, a SONiC
+    `WRED_PROFILE` with `ecn: ecn_none`) is ECN002's error, whose fix turns the drop curve into
+    marking: ECN001 does not report it again.
 
     ## Why it matters
     DCQCN, the congestion control of RoCEv2 NICs, slows a sender down only when the switch
@@ -134,11 +141,12 @@ class EcnOnLosslessQueue(Rule):
                 and _unmarked(device, port, ctx), alike=True):
             for queue_id, prios, queue in queues:
                 profile = device.profile_of(iface, "queues")
-                wred = queue.wred if queue is not None else None
                 key: tuple[str, object, int] = (
                     ("profile", profile, queue_id) if profile is not None
-                    # a SONiC WRED_PROFILE that drops rather than marks, shared by the ports
-                    else ("wred", wred.src, queue_id) if wred is not None and wred.profile
+                    # SONiC writes a QUEUE row per port from one template: rows that all
+                    # lack a WRED profile are one omission, one finding naming the ports
+                    else ("rows", None, queue_id) if device.vendor == "sonic"
+                    and queue is not None and queue.src
                     else ("line", queue.src, queue_id) if queue is not None and queue.src
                     else ("port", iface.name, queue_id))
                 groups.setdefault(key, []).append((iface, prios))
@@ -159,24 +167,20 @@ class EcnOnLosslessQueue(Rule):
                 )
                 continue
             ports = fmt_ports(i.name for i, _ in members)
-            if kind == "wred" and queue is not None and queue.wred is not None:
-                name = queue.wred.profile
-                yield self.finding(
-                    device, f"WRED profile {name} queue {queue_id}", queue.wred.src or where,
-                    f"lossless queue {queue_id} (priority {prios}) does not mark ECN: WRED "
-                    f"profile {name} drops instead; {len(members)} ports use it: {ports}",
-                    fix=FixIntent(fix.action, {**fix.params, "shared_profile": name}),
-                    places=places,
-                )
-                continue
             if profile:
                 obj = f"qos profile {profile} queue {queue_id}"
-                message = (f"lossless queue {queue_id} (priority {prios}) of qos profile "
+                label = "queuing policy" if device.vendor == "nxos" else "qos profile"
+                message = (f"lossless queue {queue_id} (priority {prios}) of {label} "
                            f"{profile} does not mark ECN; {len(members)} ports use it: {ports}")
             else:
                 obj = f"{first.name} queue {queue_id}"
                 message = (f"lossless queue {queue_id} (priority {prios}) does not mark ECN on "
                            f"{len(members)} ports configured together: {ports}")
+                if kind == "rows" and len({_queue_src(i, queue_id) for i, _ in members}) > 1:
+                    message = (f"lossless queue {queue_id} (priority {prios}) does not mark "
+                               f"ECN on {len(members)} ports whose QUEUE rows give it no "
+                               f"ECN-marking WRED profile: {ports}")
+                    fix.params["interfaces"] = [i.name for i, _ in members]
             yield self.finding(device, obj, where, message, fix=fix, places=places)
 
 
@@ -224,7 +228,8 @@ class WredDropsLossless(Rule):
             yield self.finding(
                 device, obj, wred.src or queue.src,
                 f"WRED drops packets on lossless queue {queue_id} of {fmt_where(names, 8)}"
-                + (" (ECN marking is also on: non-ECN packets are dropped)" if marks else ""),
+                + (" (ECN marking is also on: non-ECN packets are dropped)" if marks
+                   else " instead of marking ECN"),
                 severity=Severity.WARNING if marks else None,
                 fix=FixIntent("wred-remove", {
                     "interface": iface.name,

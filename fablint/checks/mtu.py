@@ -68,6 +68,9 @@ class FabricMtuMinimum(Rule):
                 f"fabric minimum {minimum}",
                 fix=FixIntent("mtu-set", params),
                 places=[(p.name, p.where("mtu")) for p in ports],
+                # a cable whose other end is jumbo differs in MTU because of this one
+                # (MTU005 reports the smaller end, this port): one cause, one finding
+                explains=[("MTU005", p.name) for p in ports],
             )
 
 

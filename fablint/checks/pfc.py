@@ -74,7 +74,9 @@ class PfcLosslessPriorities(Rule):
                 frozenset(missing), port.qos.pfc.mode, frozenset(port.qos.pfc.no_drop),
                 port.qos.pfc.disabled_by, port.profile, device.profile_of(port, "pfc"),
                 tuple(_policies(port)))):
-            yield self._finding(device, ctx, ports, missing)
+            finding = self._finding(device, ctx, ports, missing)
+            finding.explains.extend(_swapped(device, ctx, ports, lossless))
+            yield finding
 
     def _finding(self, device: Device, ctx: Context, ports: list[Interface],
                  missing: set[int]) -> Finding:
@@ -109,11 +111,50 @@ class PfcLosslessPriorities(Rule):
             })
         if len(ports) > 1:
             fix.params["interfaces"] = [p.name for p in ports]
+        # PFC on the wrong priority: the line that makes the other priority no-drop is the
+        # mistake (EOS `priority-flow-control priority 4 no-drop` in the port's profile)
+        extra = sorted(pfc.active_priorities - set(ctx.policy.pfc.lossless_priorities)
+                       - pfc.tunnel_priorities)
+        swapped = next((ref for p in extra if (ref := pfc.field_src.get(f"priority[{p}]"))),
+                       None) if pfc.disabled_by is None else None
         return self.finding(
-            device, iface.name, _pfc_line(iface) or iface.src, message,
+            device, iface.name, _pfc_line(iface) or swapped or iface.src, message,
             related=[pfc.disabled_by, pfc.where("mode")], fix=fix,
             places=[(p.name, _pfc_line(p) or p.src) for p in ports],
+            # the cable's PFC mismatch with a peer that pauses the lossless priorities
+            # (PFC008, reported on this end) follows from it
+            explains=[("PFC008", p.name) for p in ports],
         )
+
+
+def _swapped(device: Device, ctx: Context, ports: list[Interface],
+             lossless: set[int]) -> list[tuple[str, str]]:
+    """What a port group's PFC on the wrong priority explains (``priority 4 no-drop`` or
+    ``pfc_enable: 4`` where the profile's lossless priority is 3): the other priority paused
+    in its place (PFC002), the ECN its queue is then asked for (ECN001), and RoCE missing PFC
+    (QOS001) where every RoCE DSCP reaches a lossless priority, the one not paused, and a
+    watchdog that misses only the wrongly paused priority (WD001). One mistake, one finding;
+    empty when the port pauses nothing else."""
+    iface = ports[0]
+    pfc = iface.qos.pfc
+    extra = pfc.active_priorities - lossless - pfc.tunnel_priorities
+    if not extra:
+        return []
+    maps = device.maps_for(iface)
+    roce_lossless = all(maps.pfc_priority_of(maps.class_of_dscp(d)) in lossless
+                        for d in ctx.policy.classification.roce_dscp)
+    out: list[tuple[str, str]] = []
+    for port in ports:
+        out.append(("PFC002", port.name))
+        out.extend(("ECN001", f"{port.name} queue {q}")
+                   for q in _lossy_queues(device, port, extra, ctx))
+        if roce_lossless:
+            out.append(("QOS001", port.name))
+        watchdog = port.qos.pfc.watchdog
+        if watchdog.enabled and (watchdog.priorities is None
+                                 or lossless <= watchdog.priorities):
+            out.append(("WD001", port.name))
+    return out
 
 
 def _pfc_line(iface: Interface) -> SourceRef | None:
@@ -235,6 +276,9 @@ class PfcOnLossyPriority(Rule):
             # (often the default class) toward lossless treatment.
             explains = [("ecn", f"{m[0].name} queue {q}") for m in members
                         for q in _lossy_queues(device, m[0], error, ctx)] if error else []
+            # the cable's PFC mismatch with a peer that does not pause the lossy priority
+            # (PFC008, reported on this end) is the same mistake seen from the link
+            explains += [("PFC008", m[0].name) for m in members] if error else []
             yield self.finding(
                 device, iface.name, next((r for r in refs if r), iface.src), message,
                 severity=None if error else Severity.INFO, related=refs, fix=fix,

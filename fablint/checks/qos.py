@@ -188,8 +188,10 @@ class RoceDscpLossless(Rule):
                 device, lambda port: cls._wrong(device, port, ctx), alike=True):
             maps = device.maps_for(iface)
             # Ports that each carry a copy of one named map (SONiC's per-port PORT_QOS_MAP
-            # entries) share it as much as ports that share the object.
-            shared = (maps.name, maps.src) if maps.name else id(maps)
+            # entries, an NX-OS qos policy bound on each port, each binding its own line)
+            # share it as much as ports that share the object: one map name is one
+            # definition on a device.
+            shared = maps.name if maps.name else id(maps)
             groups.setdefault((shared, active, wrong), []).append(iface)
         return groups
 
@@ -711,6 +713,11 @@ class NxosPauseClassQosGroup(Rule):
                     message = (f"RoCE traffic class {tc} (DSCP {fmt_ranges(dscps)}) is no-drop "
                                f"but paused with priority {prio}, not the lossless priority "
                                f"{fmt_priorities(lossless)}")
+                    # the ports that pause it so: their lossless priority not paused
+                    # (PFC001) and the other one paused (PFC002) are this one mistake
+                    explains = [(rule, port.name) for port in ctx.fabric_ports(device)
+                                if _pauses_class_with(device, port, tc, prio)
+                                for rule in ("PFC001", "PFC002")]
                 elif prio in active:
                     # PFC pauses the priority, but for another class: RoCE's class drops.
                     owners = [c for c in sorted(no_drop) if c != tc
@@ -724,12 +731,14 @@ class NxosPauseClassQosGroup(Rule):
                               else "another class")
                     message = (f"RoCE traffic class {tc} (DSCP {fmt_ranges(dscps)}) is not "
                                f"a no-drop class: priority {prio} is paused for {others}")
+                    explains = []
                 else:
                     continue  # the chain does not reach a paused priority: QOS001, PFC001
                 seen.add((tc, prio))
                 yield self.finding(
                     device, iface.name, where or iface.src, message,
                     related=[maps.field_src.get(f"dscp_to_tc[{dscps[0]}]")],
+                    explains=explains,
                     fix=FixIntent("no-drop-class", {
                         "tc": tc, "priority": want, "remove": remove,
                         "class_names": dict(device.qos.class_names),
@@ -741,6 +750,15 @@ class NxosPauseClassQosGroup(Rule):
                 )
             if len(seen) == found:
                 quiet.add(values)
+
+
+def _pauses_class_with(device: Device, port: Interface, tc: int, prio: int) -> bool:
+    """Does ``port`` run PFC with class ``tc`` no-drop and paused with priority ``prio``?"""
+    if not port.qos.pfc.active_priorities:
+        return False
+    maps = device.maps_for(port)
+    return (maps.no_drop_classes is not None and tc in maps.no_drop_classes
+            and maps.pfc_priority_of(tc) == prio)
 
 
 @register

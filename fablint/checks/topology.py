@@ -744,7 +744,9 @@ class LinkPfcMismatch(TopologyRule):
 
     ## What it checks
     For every cable between two devices whose configuration fablint read, the priorities PFC
-    is in effect for and the QoS trust mode must be the same on both ends.
+    is in effect for and the QoS trust mode must be the same on both ends. A PFC difference
+    is reported on the end further from the profile's `pfc.lossless_priorities`; where that
+    end's PFC001 finding already names the cause, this one is folded into it.
 
     ## Why it matters
     PFC is hop by hop: a priority one end pauses but the other does not honour is dropped at
@@ -761,18 +763,25 @@ class LinkPfcMismatch(TopologyRule):
     title = "Ends of a cable differ in PFC priorities or trust"
     severity = Severity.ERROR
     category = "pfc"
+    settings = ("pfc.lossless_priorities",)
 
     def check_topology(self, topo: Topology, ctx: Context) -> Iterable[Finding]:
+        lossless = set(ctx.policy.pfc.lossless_priorities)
         for cable in topo.cables:
             a, b = cable.a_port, cable.b_port
             if not (a and b) or not (a.admin_up and b.admin_up):
                 continue
             if a.pfc != b.pfc:
+                near, far = cable.a, cable.b
+                # Reported on the end further from the profile's lossless priorities: that
+                # is the one to change, and where PFC001 already names the cause.
+                if len(set(b.pfc) ^ lossless) > len(set(a.pfc) ^ lossless):
+                    (a, near), (b, far) = (b, far), (a, near)
                 yield self.at(
-                    topo, cable.a.device, cable.a.interface, a.src,
-                    f"{cable.a.device} {cable.a.interface} pauses priority "
-                    f"{_prios(a.pfc)} but its peer {cable.b.device} {cable.b.interface} "
-                    f"pauses {_prios(b.pfc)}",
+                    topo, near.device, near.interface, a.src,
+                    f"{near.device} {near.interface} pauses "
+                    f"{f'priority {_prios(a.pfc)}' if a.pfc else 'no priority'} but its peer "
+                    f"{far.device} {far.interface} pauses {_prios(b.pfc)}",
                     related=[b.src],
                 )
             elif a.trust and b.trust and a.trust != b.trust:

@@ -76,7 +76,8 @@ def _ecn(params: dict[str, Any], interface: str | None) -> str | None:
         wred = {k: v for k, v in wred.items() if k.startswith("green_")}
     patch: dict[str, Any] = {"WRED_PROFILE": {name: wred}}
     if interface:
-        patch["QUEUE"] = {f"{interface}|{params['queue']}": {"wred_profile": name}}
+        ports = params.get("interfaces") or [interface]
+        patch["QUEUE"] = {f"{port}|{params['queue']}": {"wred_profile": name} for port in ports}
     elif not params.get("aqm_profile"):
         return None
     return _dump(patch)
