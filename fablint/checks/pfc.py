@@ -117,8 +117,11 @@ class PfcLosslessPriorities(Rule):
                        - pfc.tunnel_priorities)
         swapped = next((ref for p in extra if (ref := pfc.field_src.get(f"priority[{p}]"))),
                        None) if pfc.disabled_by is None else None
+        # PFC turned off device-wide (EOS `priority-flow-control all off`): that line is the
+        # cause, whatever the ports say
         return self.finding(
-            device, iface.name, _pfc_line(iface) or swapped or iface.src, message,
+            device, iface.name, pfc.disabled_by or _pfc_line(iface) or swapped or iface.src,
+            message,
             related=[pfc.disabled_by, pfc.where("mode")], fix=fix,
             places=[(p.name, _pfc_line(p) or p.src) for p in ports],
             # the cable's PFC mismatch with a peer that pauses the lossless priorities

@@ -365,6 +365,9 @@ class TrustDscpOnRouted(Rule):
         if not any(ports[0].qos.trust not in (None, "dscp") and any(i.routed for i in ports)
                    for ports in ctx.all_qos_groups(device)):
             return  # every routed port trusts DSCP (or has no trust setting)
+        # Ports that take their trust from one line (an EOS qos profile's `qos trust cos`)
+        # make one finding naming them: one cause, one fix.
+        groups: dict[tuple[object, ...], list[Interface]] = {}
         for iface in ctx.fabric_ports(device, ("layer3",)):
             trust = iface.qos.trust
             if not iface.routed or trust in (None, "dscp"):
@@ -374,19 +377,28 @@ class TrustDscpOnRouted(Rule):
             for port in ports or [iface]:
                 if port.qos.trust in (None, "dscp"):
                     continue
-                what = "CoS only" if port.qos.trust == "cos" else "nothing (untrusted)"
-                target_tc = device.maps_for(port).lossless_class(lossless[0]) if lossless else 3
-                yield self.finding(
-                    device, port.name, port.qos.where("trust") or port.src,
-                    f"routed port {port.name} trusts {what}; untagged RoCE lands in the "
-                    "default class",
-                    fix=FixIntent("trust-dscp", {
-                        "interface": port.name, "profile": device.profile_of(port, "trust"),
-                        "map": _dscp_map_in_use(device, ctx, target_tc),
-                        "dscp": cls.roce_dscp, "tc": target_tc,
-                        "cnp_dscp": cls.cnp_dscp, "cnp_tc": cls.cnp_traffic_class,
-                    }),
-                )
+                line = port.qos.where("trust")
+                groups.setdefault((port.qos.trust, line or port.name,
+                                   device.profile_of(port, "trust")), []).append(port)
+        for (trust, _, profile), ports in groups.items():
+            port = ports[0]
+            what = "CoS only" if trust == "cos" else "nothing (untrusted)"
+            target_tc = device.maps_for(port).lossless_class(lossless[0]) if lossless else 3
+            plural = len(ports) > 1
+            yield self.finding(
+                device, port.name, port.qos.where("trust") or port.src,
+                (f"routed {fmt_where(p.name for p in ports)} trust" if plural
+                 else f"routed port {port.name} trusts")
+                + f" {what}; untagged RoCE lands in the default class",
+                fix=FixIntent("trust-dscp", {
+                    "interface": port.name, "profile": profile,
+                    "map": _dscp_map_in_use(device, ctx, target_tc),
+                    "dscp": cls.roce_dscp, "tc": target_tc,
+                    "cnp_dscp": cls.cnp_dscp, "cnp_tc": cls.cnp_traffic_class,
+                }),
+                places=[(p.name, p.qos.where("trust") or p.src) for p in ports] if plural
+                else (),
+            )
 
 
 @register
@@ -424,28 +436,17 @@ class CnpClassDistinctStrict(Rule):
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
         cls = ctx.policy.classification
-        seen: set[tuple[object, ...]] = set()
+        # Ports whose map sends the CNP DSCP to a shared class (one named map or policy, each
+        # NX-OS port holding its own copy) make one finding naming them.
+        shared: dict[tuple[object, ...], list[Interface]] = {}
         slow: dict[tuple[object, ...], list[tuple[Interface, Queue]]] = {}
         for iface, issues in ctx.ports_with(
                 device, lambda port: self._issues_of(device, port, ctx), alike=True):
             maps = device.maps_for(iface)
             for dscp, tc, shares, queue in issues:
                 if shares is not None:
-                    key = ("shared", maps.name, id(maps), dscp)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    yield self.finding(
-                        device, iface.name, _maps_ref(maps, dscp, iface),
-                        f"CNP DSCP {dscp} shares traffic class {tc} with {shares} on "
-                        f"{iface.name}",
-                        fix=FixIntent("dscp-map", {
-                            "interface": iface.name, "dscp": [dscp],
-                            "tc": cls.cnp_traffic_class, "map": maps.name,
-                            "port_map": iface.qos.maps is not None,
-                            "before": _classes_before(device, maps),
-                        }),
-                    )
+                    shared.setdefault((maps.name or id(maps), dscp, tc, shares),
+                                      []).append(iface)
                     continue
                 assert queue is not None
                 queue_id = maps.tc_to_queue.get(tc, tc)
@@ -454,6 +455,21 @@ class CnpClassDistinctStrict(Rule):
                 # QUEUE entries written alike) make one finding naming them.
                 slow.setdefault((profile, queue_id, queue.scheduling, queue.name, dscp, tc),
                                 []).append((iface, queue))
+        for (_, dscp, tc, shares), members in shared.items():
+            iface = members[0]
+            maps = device.maps_for(iface)
+            yield self.finding(
+                device, iface.name, _maps_ref(maps, dscp, iface),
+                f"CNP DSCP {dscp} shares traffic class {tc} with {shares} on "
+                f"{fmt_where(p.name for p in members)}",
+                fix=FixIntent("dscp-map", {
+                    "interface": iface.name, "dscp": [dscp],
+                    "tc": cls.cnp_traffic_class, "map": maps.name,
+                    "port_map": iface.qos.maps is not None,
+                    "before": _classes_before(device, maps),
+                }),
+                places=[(p.name, p.src) for p in members] if len(members) > 1 else (),
+            )
         for (profile, queue_id, scheduling, name, dscp, tc), ports in slow.items():
             iface, queue = ports[0]
             names = list(dict.fromkeys(p.name for p, _ in ports))
