@@ -83,20 +83,28 @@ def test_labelled_figures(name: str, form: str) -> None:
 
     b = topo.bisection
     want = label["bisection"]
+    if want is None:
+        assert b is None
+    else:
+        _bisection(b, want)
+
+    got = sorted([f.rule, f.object] for f in result.findings)
+    assert got == sorted(label["findings"])
+
+
+def _bisection(b: Any, want: dict[str, Any]) -> None:
     assert b is not None and b.ideal_mbps == want["ideal"]
     if want.get("at_most_ideal"):
         assert b.mbps <= b.ideal_mbps
     else:
         assert (b.mbps, b.exact) == (want["mbps"], want["exact"])
 
-    got = sorted([f.rule, f.object] for f in result.findings)
-    assert got == sorted(label["findings"])
-
 
 def test_the_forms_of_one_fabric_name_one_cause_each() -> None:
-    """The faulty fabric's three dumps report the same causes on the same ports."""
+    """The faulty fabric's dumps (and the wrapped copy) report the same causes on the same
+    ports."""
     seen = []
     for form in LABELS["faults-hdr"]["forms"]:
         result = _lint(CASES / form)
         seen.append(sorted((f.rule, f.device, f.object) for f in result.findings))
-    assert seen[0] == seen[1] == seen[2]
+    assert all(one == seen[0] for one in seen)

@@ -24,7 +24,15 @@ from typing import ClassVar
 
 from fablint.model import Vendor
 from fablint.parsers.base import ParseError, ParseResult
-from fablint.parsers.ibdump import MAX_LID, MAX_PORT, IbDumpBuilder, Obj, check_text
+from fablint.parsers.ibdump import (
+    MAX_LID,
+    MAX_LINE,
+    MAX_PORT,
+    IbDumpBuilder,
+    Obj,
+    check_text,
+    unwrapped,
+)
 from fablint.units import ib_guid, ib_speed, ib_width
 
 _END = (
@@ -36,6 +44,24 @@ _END = (
 _LINE = re.compile(rf"^\s*{_END}\s*{_END}\s*PHY=(\S+)\s+LOG=(\S+)(?:\s+SPD=(\S+))?\s*$")
 _SNIFF = re.compile(r"(?m)^\s*\{\s*(?:SW|CA|Rt)(?:-SM)?\s+Ports:[0-9A-Fa-f]+\s+SystemGUID:")
 _TYPES = {"SW": "switch", "CA": "ca", "Rt": "router"}
+
+
+def _whole(raw: str) -> bool:
+    """A line as the tool ended it: a whole link (both ends and ``PHY=``...), or not a
+    link line at all (left alone)."""
+    return len(raw) > MAX_LINE or not raw.lstrip().startswith("{") or bool(_LINE.match(raw))
+
+
+def _starts(raw: str) -> bool:
+    """A line of its own, not the rest of a wrapped one: a link line begins with its first
+    end's ``{`` (a wrap just before the second end's is taken for one: that line stays
+    unread, and counted)."""
+    return raw.lstrip().startswith(("{", "#"))
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """The lines with those a terminal copy wrapped joined again (``ibdump.unwrapped``)."""
+    return unwrapped(text.split("\n"), _whole, _starts)
 _STATES = {"ACT": "Active", "ARM": "Armed", "INI": "Initialize", "DWN": "Down"}
 _FIELDS = 13
 """Groups of one ``{ … }`` end in ``_LINE``."""
@@ -51,7 +77,7 @@ class IbSubnetListParser:
     def sniff(self, head: str) -> int:
         """Certain on one complete line; the start of one (``{ SW Ports:24 SystemGUID:``) on a
         line cut short is a strong hint."""
-        for line in head.splitlines():
+        for _, line in _lines(head):
             if line.lstrip().startswith("{") and _LINE.match(line):
                 return 100
         return 60 if _SNIFF.search(head) else 0
@@ -69,7 +95,7 @@ class _Reader:
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
-        for lineno, raw in enumerate(lines, 1):
+        for lineno, raw in _lines(text):
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
             match = _LINE.match(raw)

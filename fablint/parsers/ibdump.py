@@ -12,7 +12,7 @@ visible to the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -338,3 +338,46 @@ def check_text(text: str, path: str) -> str:
     """The text without a leading BOM; a NUL byte is damage, reported with its line."""
     reject_nul(text, path, "binary data (NUL byte) in an InfiniBand dump")
     return text.removeprefix("\ufeff")
+
+
+WRAPS = 5
+"""Pieces beyond the first that a terminal copy may have wrapped one dump line into (a
+300-column subnet-list line at 60 columns)."""
+
+
+def unwrapped(lines: list[str], complete: Callable[[str], bool],
+              starts: Callable[[str], bool]) -> list[tuple[int, str]]:
+    """The dump's lines, each with its line number, with the pieces of a line that a terminal
+    copy hard-wrapped at its width (``fold``, a console log, a pasted capture: every character
+    kept, newlines added) joined again. A line that is not ``complete`` takes the lines after
+    it that do not ``starts`` a line of their own (and are not blank), as many as make it
+    complete (the most: a piece can end where a line could); if none does it stays as it is.
+    A joined line keeps its first line's number; the lines it took become empty (nothing
+    there is unknown)."""
+    out: list[tuple[int, str]] = []
+    i, n = 0, len(lines)
+    while i < n:
+        raw = lines[i]
+        if i + 1 >= n or complete(raw) or not lines[i + 1].strip() or starts(lines[i + 1]):
+            out.append((i + 1, raw))
+            i += 1
+            continue
+        joined, used, best = raw, 0, raw
+        for more in range(1, WRAPS + 1):
+            nxt = lines[i + more] if i + more < n else ""
+            if not nxt.strip() or starts(nxt):
+                break
+            joined += nxt
+            if len(joined) > MAX_LINE:
+                break
+            if complete(joined):  # (the longest: a piece may end where a line could, LOG=A)
+                used, best = more, joined
+        if used:
+            out.append((i + 1, best))
+            out.extend((i + 1 + k, "") for k in range(1, used + 1))
+            i += used + 1
+        else:
+            out.append((i + 1, raw))
+            i += 1
+    return out
+

@@ -32,7 +32,15 @@ from typing import ClassVar
 
 from fablint.model import Vendor
 from fablint.parsers.base import ParseError, ParseResult, starts_as_yaml
-from fablint.parsers.ibdump import MAX_LID, MAX_PORT, IbDumpBuilder, Obj, check_text
+from fablint.parsers.ibdump import (
+    MAX_LID,
+    MAX_LINE,
+    MAX_PORT,
+    IbDumpBuilder,
+    Obj,
+    check_text,
+    unwrapped,
+)
 from fablint.units import ib_guid, ib_speed, ib_width
 
 _HEADER = re.compile(r"^(Switch|CA|Router):\s*(?:0x([0-9A-Fa-f]+)\s+)?(.*?):?\s*$")
@@ -47,6 +55,30 @@ _REMOTE = re.compile(
 _DOWN = re.compile(r'^\[\s*\]\s+""\s*\(\s*\)$')
 _COULD_WIDTH = re.compile(r"Could be (\d+)X", re.IGNORECASE)
 _COULD_SPEED = re.compile(r"Could be (FDR10|[\d.]+ Gbps)", re.IGNORECASE)
+
+_PORT_START = re.compile(r'^\s*(?:0x[0-9A-Fa-f]+\s+)?(?:"[^"]*"\s+)?\d+\s+\d+\[')
+"""How a port line begins: (line mode: GUID, description,) LID, port and ``[``."""
+
+
+def _whole(raw: str) -> bool:
+    """A line as iblinkinfo ended it: a header up to its ``:``, a port line up to the
+    parentheses of its message (or ``"Port not available"``); other text is left alone."""
+    line = raw.strip()
+    if not line or len(line) > MAX_LINE:
+        return True
+    if line.startswith(_HEADERS):
+        return line.endswith(":")
+    if "==(" in line:
+        return _PORT.match(line) is not None and (
+            line.endswith(")") or line.endswith('"Port not available"'))
+    return not _PORT_START.match(line)  # (a port line cut before its link)
+
+
+def _starts(raw: str) -> bool:
+    """Does a line begin a header or port line of its own (not the rest of a wrapped one)?"""
+    line = raw.strip()
+    return line.startswith(_HEADERS) or ("==(" in line and bool(_PORT_START.match(line)))
+
 
 _TYPES = {"Switch": "switch", "CA": "ca", "Router": "router"}
 _STATES = {"down": "Down", "initialize": "Initialize", "init": "Initialize", "armed": "Armed",
@@ -123,7 +155,8 @@ class _Reader:
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
         section: _Section | None = None
-        for lineno, raw in enumerate(lines, 1):
+        # (a terminal narrower than iblinkinfo's 120-odd columns wraps every port line)
+        for lineno, raw in unwrapped(lines, _whole, _starts):
             line = raw.strip()
             if not line or self.dump.too_long(line, lineno):
                 continue

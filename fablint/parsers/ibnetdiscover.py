@@ -53,6 +53,7 @@ from fablint.parsers.ibdump import (
     _new_tuple,
     check_text,
     end,
+    unwrapped,
 )
 from fablint.units import ib_guid, ib_speed, ib_width, ib_width_speed
 
@@ -106,6 +107,37 @@ _PORTS_PEER = re.compile(
     r"^-\s+(CA|SW|RT)\s+(?:(-?\d+)\s+)?(\d+)\s+0x([0-9A-Fa-f]+)\s+"
     r"\(\s*(?:'(.*?)'|(.*?))\s+-\s+(?:'(.*)'|(.*?))\s*\)$")
 _PORTS_ALONE = re.compile(r"^(?:'(.*)'|(.*?))$")
+_PORTS_START = re.compile(r"^\s*(?:CA|SW|RT)\s+-?\d")
+"""How a ports-report line begins; a line that does not continues a wrapped one."""
+
+
+def _complete(rest: str) -> bool:
+    """Does a ports-report line end where the tool ended it: the peer's ``( a - b )`` closed,
+    the port's own quoted description closed, present at all (the tool prints one on every
+    line; a terminal that wrapped the line cut it)?"""
+    if not rest:
+        return False
+    if rest[0] == "-":
+        return rest.endswith(")")
+    if rest[0] == "'":
+        return len(rest) > 1 and rest.endswith("'")
+    return True
+
+
+def _whole(raw: str) -> bool:
+    """A ports-report line as the tool ended it (or no port line at all: left alone)."""
+    if len(raw) > MAX_LINE:
+        return True
+    match = _PORTS_LINE.match(raw)
+    if match is None:
+        return not _PORTS_START.match(raw)
+    return _complete(match.group(7))
+
+
+def _unwrapped(lines: list[str]) -> list[tuple[int, str]]:
+    """The report's port lines with the pieces a terminal copy wrapped joined again
+    (``ibdump.unwrapped``): a new port line begins with its type and LID."""
+    return unwrapped(lines, _whole, lambda line: bool(_PORTS_START.match(line)))
 
 
 _LINKS: dict[str, tuple[int | None, str | None]] = {}
@@ -514,9 +546,10 @@ class _PortsReader:
 
     def run(self, text: str) -> ParseResult:
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
+        records = _unwrapped(lines)
         if "( '" not in text or " - '" not in text:
-            self.learn(lines)
-        for lineno, raw in enumerate(lines, 1):
+            self.learn([raw for _, raw in records])
+        for lineno, raw in records:
             if not raw.strip() or self.dump.too_long(raw, lineno):
                 continue
             match = _PORTS_LINE.match(raw)
