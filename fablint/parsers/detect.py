@@ -54,23 +54,23 @@ def _first_line(text: str) -> str:
     return ""
 
 
-_SNIFFED: dict[tuple[int, int, bool], Parser | None] = {}
+_SNIFFED: dict[tuple[int, int, int], Parser | None] = {}
 """``_sniff``'s answers by the window's hash and length. The parent sniffs the head of every
 JSON or table file when it groups the inputs, then each worker (forked: it has this memory)
 parses the file and would sniff the same head again, every parser in turn (1 ms a SONiC file)."""
 _SNIFFED_MAX = 65_536
 
 
-_NEW_SNIFFS: list[tuple[tuple[int, int, bool], str | None]] = []
+_NEW_SNIFFS: list[tuple[tuple[int, int, int], str | None]] = []
 """``_sniff``'s answers not yet handed on by ``take_sniffs`` (by format id)."""
 
 
-def _sniff(window: str, yaml_head: bool) -> Parser | None:
+def _sniff(window: str, yaml_head: bool, json_head: bool = False) -> Parser | None:
     """The parser most confident about ``window`` (at least MIN_CONFIDENCE), if any."""
-    key = (hash(window), len(window), yaml_head)
+    key = (hash(window), len(window), yaml_head + 2 * json_head)
     if key in _SNIFFED:
         return _SNIFFED[key]
-    found = _sniff_window(window, yaml_head)
+    found = _sniff_window(window, yaml_head, json_head)
     if len(_SNIFFED) >= _SNIFFED_MAX:
         _SNIFFED.clear()
         _NEW_SNIFFS.clear()
@@ -79,7 +79,7 @@ def _sniff(window: str, yaml_head: bool) -> Parser | None:
     return found
 
 
-def take_sniffs() -> tuple[tuple[tuple[int, int, bool], str | None], ...]:
+def take_sniffs() -> tuple[tuple[tuple[int, int, int], str | None], ...]:
     """The answers ``_sniff`` found since the last call: a process that looked at files for
     another (``fablint.ingest.group_units``) hands them to it. The keys hold ``hash`` of the
     text, which is the same in processes forked from one another."""
@@ -88,7 +88,7 @@ def take_sniffs() -> tuple[tuple[tuple[int, int, bool], str | None], ...]:
     return found
 
 
-def remember_sniffs(found: tuple[tuple[tuple[int, int, bool], str | None], ...]) -> None:
+def remember_sniffs(found: tuple[tuple[tuple[int, int, int], str | None], ...]) -> None:
     """Take answers of ``take_sniffs`` from a forked process into this one's memory."""
     if len(_SNIFFED) + len(found) >= _SNIFFED_MAX:
         return
@@ -96,10 +96,14 @@ def remember_sniffs(found: tuple[tuple[tuple[int, int, bool], str | None], ...])
         _SNIFFED[key] = PARSERS[name] if name is not None else None
 
 
-def _sniff_window(window: str, yaml_head: bool) -> Parser | None:
+def _sniff_window(window: str, yaml_head: bool, json_head: bool = False) -> Parser | None:
     best = (0, False, "")  # a running-config wins a tie: a pasted table's lines are FAB005
     for name, parser in PARSERS.items():
         if yaml_head and name not in YAML_LIKE_FORMATS:
+            continue
+        if json_head and name in RUNNING_CONFIGS:
+            # a file that opens as a JSON document is no running-config, whatever lines its
+            # strings hold; not asking them is a sixth of a SONiC switch's detection-and-parse
             continue
         score = parser.sniff(window)
         if score >= CERTAIN:  # no need to ask the others (sniffing is a tenth of a parse)
@@ -246,7 +250,7 @@ def detect(text: str, forced: str | None = None) -> Detection:
         return Detection(PARSERS[forced])
     head = text[:SNIFF_BYTES]
     yaml_head = starts_as_yaml(head)
-    found = _sniff(head, yaml_head)
+    found = _sniff(head, yaml_head, _JSON_START.match(head.lstrip()) is not None)
     if found is not None:
         return Detection(found)
     for signal, label in _KNOWN_UNSUPPORTED:
