@@ -78,7 +78,7 @@ class Look:
     """The format recognised from the head (or the whole JSON text), when asked for."""
     host: str | None = None
     """``sonic.certain_hostname`` of a SONiC document."""
-    sniffed: tuple[tuple[tuple[int, int, int], str | None], ...] = ()
+    sniffed: tuple[tuple[tuple[int, int, bool, bool], str | None], ...] = ()
     """Detection's answers found while looking, for the parent's memory (``detect``)."""
 
 

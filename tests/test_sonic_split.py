@@ -118,4 +118,4 @@ def test_grouping_in_worker_processes_is_grouping_here(tmp_path: Path) -> None:
     assert sorted(len(unit) for unit in expected) == [1] * 17 + [2] * 25
     for n in range(GROUP_PARALLEL_FILES):  # the worker's too
         head = (tmp_path / f"leaf{n}.json").read_text()[:detect.SNIFF_BYTES]
-        assert (hash(head), len(head), False) in detect._SNIFFED
+        assert (hash(head), len(head), False, True) in detect._SNIFFED  # a JSON head

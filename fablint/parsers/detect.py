@@ -54,20 +54,20 @@ def _first_line(text: str) -> str:
     return ""
 
 
-_SNIFFED: dict[tuple[int, int, int], Parser | None] = {}
+_SNIFFED: dict[tuple[int, int, bool, bool], Parser | None] = {}
 """``_sniff``'s answers by the window's hash and length. The parent sniffs the head of every
 JSON or table file when it groups the inputs, then each worker (forked: it has this memory)
 parses the file and would sniff the same head again, every parser in turn (1 ms a SONiC file)."""
 _SNIFFED_MAX = 65_536
 
 
-_NEW_SNIFFS: list[tuple[tuple[int, int, int], str | None]] = []
+_NEW_SNIFFS: list[tuple[tuple[int, int, bool, bool], str | None]] = []
 """``_sniff``'s answers not yet handed on by ``take_sniffs`` (by format id)."""
 
 
 def _sniff(window: str, yaml_head: bool, json_head: bool = False) -> Parser | None:
     """The parser most confident about ``window`` (at least MIN_CONFIDENCE), if any."""
-    key = (hash(window), len(window), yaml_head + 2 * json_head)
+    key = (hash(window), len(window), yaml_head, json_head)
     if key in _SNIFFED:
         return _SNIFFED[key]
     found = _sniff_window(window, yaml_head, json_head)
@@ -79,7 +79,7 @@ def _sniff(window: str, yaml_head: bool, json_head: bool = False) -> Parser | No
     return found
 
 
-def take_sniffs() -> tuple[tuple[tuple[int, int, int], str | None], ...]:
+def take_sniffs() -> tuple[tuple[tuple[int, int, bool, bool], str | None], ...]:
     """The answers ``_sniff`` found since the last call: a process that looked at files for
     another (``fablint.ingest.group_units``) hands them to it. The keys hold ``hash`` of the
     text, which is the same in processes forked from one another."""
@@ -88,7 +88,7 @@ def take_sniffs() -> tuple[tuple[tuple[int, int, int], str | None], ...]:
     return found
 
 
-def remember_sniffs(found: tuple[tuple[tuple[int, int, int], str | None], ...]) -> None:
+def remember_sniffs(found: tuple[tuple[tuple[int, int, bool, bool], str | None], ...]) -> None:
     """Take answers of ``take_sniffs`` from a forked process into this one's memory."""
     if len(_SNIFFED) + len(found) >= _SNIFFED_MAX:
         return
