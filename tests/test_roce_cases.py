@@ -178,6 +178,21 @@ VARIANTS = [
     _v("sonic-uplink-without-cable-length", "sonic", "config_db.json",
        [('"Ethernet232": "40m",\r\n', "")],
        "BUF004", "ai-leaf3", '"BUFFER_PG": {>>"Ethernet232|3": {'),
+    _v("sonic-watchdog-alert-only", "sonic", "config_db.json",
+       [('"action": "drop"', '"action": "alert"', True)],
+       "WD002", "ai-leaf3", '"PFC_WD": {>>"action": "alert"'),
+    _v("sonic-watchdog-detection-too-short", "sonic", "config_db.json",
+       [('"detection_time": "200"', '"detection_time": "50"', True)],
+       "WD002", "ai-leaf3", '"detection_time": "50"'),
+    _v("sonic-lossless-pg-on-lossy-profile", "sonic", "config_db.json",
+       [('"profile": "pg_lossless_200000_5m_profile"', '"profile": "ingress_lossy_profile"',
+         True),
+        ('"profile": "pg_lossless_400000_40m_profile"', '"profile": "ingress_lossy_profile"',
+         True)],
+       "BUF001", "ai-leaf3", '"BUFFER_PG": {>>"Ethernet0|3": {>>"profile"'),
+    _v("sonic-lossless-queue-on-lossy-buffer", "sonic", "config_db.json",
+       [('"profile": "egress_lossless_profile"', '"profile": "q_lossy_profile"', True)],
+       "BUF005", "ai-leaf3", '"BUFFER_QUEUE": {>>"Ethernet0|3": {>>"profile"'),
     # Two EOS switches and their LLDP tables: the cause once, not its echo on the cable
     _v("fabric-mtu-1500-on-leaf-uplink", "fabric", "ai-leaf1.cfg",
        [("P2P_ai-spine1_Ethernet1/1\n   mtu 9214", "P2P_ai-spine1_Ethernet1/1\n   mtu 1500")],
@@ -189,6 +204,23 @@ VARIANTS = [
     _v("fabric-spine-dscp-to-lossy-class", "fabric", "ai-spine1.cfg",
        [("qos map dscp 26 to traffic-class 3", "qos map dscp 26 to traffic-class 1")],
        "QOS001", "ai-spine1", "qos map dscp 26 to traffic-class 1"),
+    _v("fabric-spine-pfc-on-priority-4", "fabric", "ai-spine1.cfg",
+       [("priority 3 no-drop", "priority 4 no-drop")],
+       "PFC001", "ai-spine1", "   priority-flow-control priority 4 no-drop"),
+    # An EOS leaf and an NX-OS leaf cabled together (both LLDP tables): each vendor's mistake
+    # once, with the fabric comparisons (PFC007, QOS010) and the cable (PFC008, MTU005) folded
+    _v("mixed-nxos-pfc-cos-4", "mixed", "ai-leaf2.cfg", [("pause pfc-cos 3", "pause pfc-cos 4")],
+       "QOS007", "ai-leaf2", "    pause pfc-cos 4"),
+    _v("mixed-nxos-uplink-mode-off", "mixed", "ai-leaf2.cfg",
+       [("to ai-spine1 Eth1/2\n  mtu 9216\n  priority-flow-control mode on",
+         "to ai-spine1 Eth1/2\n  mtu 9216\n  priority-flow-control mode off")],
+       "PFC001", "ai-leaf2", "interface Ethernet1/49"),
+    _v("mixed-nxos-uplink-mtu-1500", "mixed", "ai-leaf2.cfg",
+       [("to ai-spine1 Eth1/2\n  mtu 9216", "to ai-spine1 Eth1/2\n  mtu 1500")],
+       "MTU001", "ai-leaf2", "  mtu 1500"),
+    _v("mixed-eos-pfc-on-priority-4", "mixed", "ai-leaf1.cfg",
+       [("priority 3 no-drop", "priority 4 no-drop")],
+       "PFC001", "ai-leaf1", "   priority-flow-control priority 4 no-drop"),
 ]
 
 
@@ -211,16 +243,16 @@ def _apply(text: str, edits: tuple[tuple[str, str, bool | str], ...]) -> str:
 
 def _line_of(lines: list[str], wanted: str) -> int:
     """Number of the first line that starts with ``wanted`` (leading blanks ignored); with
-    ``A>>B``, the first line starting with B after one starting with A."""
+    ``A>>B``, the first line starting with B after one starting with A (A may chain)."""
     start = 0
     if ">>" in wanted:
-        before, wanted = wanted.split(">>")
+        before, wanted = wanted.rsplit(">>", 1)
         start = _line_of(lines, before)
     return next(i for i, line in enumerate(lines, 1)
                 if i > start and line.strip().startswith(wanted.strip()))
 
 
-@pytest.mark.parametrize("base", ["eos", "nxos", "sonic", "fabric"])
+@pytest.mark.parametrize("base", ["eos", "nxos", "sonic", "fabric", "mixed"])
 def test_correct_lossless_config_is_quiet(base: str) -> None:
     findings = _lint(ROCE / base)
     assert [(f.rule, f.device, f.line, f.message) for f in findings] == []

@@ -595,10 +595,17 @@ def fold_consequences(findings: list[Finding],
             # it takes that finding's (one cause, one fix)
             cause.fix, cause.edit, cause.intent = finding.fix, finding.edit, finding.intent
     for cause in causes:
-        new = cause.consequences[before[id(cause)]:]
-        if new:
-            cause.message += "; " + fmt_consequences(new)
+        if len(cause.consequences) == before[id(cause)]:
+            continue
+        # one clause naming every consequence, also those an earlier pass (in the worker)
+        # or the rule itself already listed
+        base = cause.message.split(_EXPLAINS, 1)[0] if before[id(cause)] else cause.message
+        cause.message = base + "; " + fmt_consequences(cause.consequences)
     return kept
+
+
+_EXPLAINS = "; this explains"
+"""How a cause's message starts the list of its consequences (``fmt_consequences``)."""
 
 
 def _root_cause(finding: Finding, parent: dict[int, Finding]) -> Finding | None:
@@ -676,6 +683,41 @@ def fmt_where(names: Iterable[str], limit: int = 4) -> str:
     groups the ports sharing one fault applies."""
     items = list(names)
     return items[0] if len(items) == 1 else f"{len(items)} ports ({fmt_ports(items, limit)})"
+
+
+def merge_alike(findings: Iterable[Finding], device: Device) -> list[Finding]:
+    """``findings`` (of one rule, on ``device``) with those that say the same thing of several
+    ports, each from a row of its own, merged into one that names the ports, each at its line,
+    with one fix for all (``interfaces``). SONiC's templates write PFC_WD, BUFFER_PG and
+    BUFFER_QUEUE one row per port: one wrong value in the template is one cause, not a finding
+    per port. Findings already grouped, or not about one port, are left as they are."""
+    out: list[Finding] = []
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for finding in findings:
+        port, intent = finding.object, finding.intent
+        if (port and not finding.places and port in device.interfaces and intent is not None
+                and intent.params.get("interface") == port):
+            pattern = re.compile(rf"(?<![\w/.-]){re.escape(port)}(?![\w/-]|\.\d)")
+            params = tuple(sorted((k, repr(v)) for k, v in intent.params.items()
+                                  if k != "interface"))
+            key = (finding.rule, finding.severity, pattern.sub("\0", finding.message),
+                   intent.action, params)
+            members = groups.get(key)
+            if members is not None:
+                members.append(finding)
+                continue
+            groups[key] = [finding]
+        out.append(finding)
+    for (_, _, template, _, _), members in groups.items():
+        if len(members) < 2:
+            continue
+        first = members[0]
+        names = [m.object or "" for m in members]
+        first.message = template.replace("\0", fmt_where(names))
+        first.places = [Place(m.object or "", m.file, m.line) for m in members]
+        assert first.intent is not None
+        first.intent.params["interfaces"] = names
+    return out
 
 
 def port_places(ports: Iterable[Interface], field: str | None = None

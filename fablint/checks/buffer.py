@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, register
+from fablint.checks.base import Context, Rule, fmt_priorities, merge_alike, register
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import BufferAssignment, BufferProfile, Device, Interface, SourceRef
 
@@ -207,7 +207,8 @@ class LosslessPgForPfc(Rule):
     priority groups itself (some port has one, or the dynamic model is in use). SONiC's
     traditional buffer template writes only the lossy priority group 0 and leaves the lossless
     ones to the switch, which adds them at run time; such inputs, and inputs without
-    priority-group buffers at all, are not judged.
+    priority-group buffers at all, are not judged. The BUFFER_PG rows of several ports that
+    are wrong the same way make one finding naming the ports, with one fix.
 
     ## Why it matters
     PFC pauses the sender when a priority group fills up to its xoff threshold, and the
@@ -230,6 +231,10 @@ class LosslessPgForPfc(Rule):
     settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        # SONiC writes these rows one per port: alike ones make one finding (merge_alike)
+        return merge_alike(self._port_findings(device, ctx), device)
+
+    def _port_findings(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not _has_pg_buffers(device):
             return
         explicit = _lossless_pgs_in_input(device)
@@ -483,7 +488,8 @@ class LosslessEgressQueue(Rule):
     `BUFFER_QUEUE` pointing at a profile in `egress_lossless_pool`), or `NULL`. A queue on a
     profile of a lossy pool, of an ingress pool, or on an ingress headroom profile is a warning,
     and so is a lossless queue left out where the port's other queues have buffer profiles.
-    Ports without queue buffers in the input are not judged.
+    Ports without queue buffers in the input are not judged. The BUFFER_QUEUE rows of several
+    ports that are wrong the same way make one finding naming the ports, with one fix.
 
     ## Why it matters
     Lossless traffic must not be dropped on the way out either. The lossless egress pool lets a
@@ -505,6 +511,10 @@ class LosslessEgressQueue(Rule):
     settings = ("pfc.lossless_priorities",)
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        # SONiC writes these rows one per port: alike ones make one finding (merge_alike)
+        return merge_alike(self._port_findings(device, ctx), device)
+
+    def _port_findings(self, device: Device, ctx: Context) -> Iterable[Finding]:
         if not _has_queue_buffers(device):
             return
         suggestion = _suggest_queue_profile(device)

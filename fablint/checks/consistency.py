@@ -432,7 +432,16 @@ class DscpMapConsistent(FabricRule):
     def compare(self, summaries: list[DeviceSummary], ctx: Context) -> Iterable[Finding]:
         # One finding per device and set of ports, listing every DSCP that differs there.
         merged: dict[tuple[str, tuple[str, ...], int], list[Outlier]] = {}
-        for out in outliers(summaries, lambda _group: None, ctx):
+        # a tie (two switches, each its own way) is broken by the profile: a RoCE DSCP
+        # lossless on the profile's first lossless priority is the right treatment
+        roce_dscps = set(ctx.policy.classification.roce_dscp)
+        lossless = ctx.policy.pfc.lossless_priorities
+        first = lossless[0] if lossless else None
+
+        def preferred(group: Any) -> Any | None:
+            return first if group[1] == PAUSE and group[0] in roce_dscps else None
+
+        for out in outliers(summaries, preferred, ctx):
             key = (out.summary.name, tuple(out.usage.ports), out.usage.count)
             merged.setdefault(key, []).append(out)
         for group in merged.values():

@@ -157,6 +157,11 @@ def _swapped(device: Device, ctx: Context, ports: list[Interface],
         if watchdog.enabled and (watchdog.priorities is None
                                  or lossless <= watchdog.priorities):
             out.append(("WD001", port.name))
+    # the fabric comparisons of this device's paused priorities (PFC007) and of how it
+    # treats the RoCE DSCPs (QOS010) see the same mistake from the fabric
+    out += [("PFC007", "PFC priorities")]
+    if roce_lossless:
+        out.append(("QOS010", "DSCP map"))
     return out
 
 
@@ -192,7 +197,9 @@ class PfcOnLossyPriority(Rule):
 
     ECN findings on the queues of the lossy priorities it reports (ECN001 asking the default
     class's queue to mark ECN because PFC made it "lossless") are its consequences: they are
-    folded into this finding, never a fix of their own.
+    folded into this finding, never a fix of their own; so is ECN001 on the queue of a paused
+    priority that carries no traffic (nothing there to mark). The cable's PFC mismatch (PFC008)
+    on a port that pauses a lossy priority is this finding seen from the link, folded too.
 
     ## Why it matters
     Pausing a lossy class spreads congestion backwards through the fabric: the default class
@@ -225,7 +232,8 @@ class PfcOnLossyPriority(Rule):
         cnp = set(policy.classification.cnp_dscp)
         # Ports paused the same way by the same profile or policy make one finding that names
         # them (SONiC writes pfc_enable per port: a stock "3,4" would be one finding per port).
-        groups: dict[tuple[object, ...], list[tuple[Interface, str, bool, list, FixIntent]]] = {}
+        groups: dict[tuple[object, ...],
+                     list[tuple[Interface, str, bool, list, FixIntent, set[int]]]] = {}
         # what a map chain's priorities carry, worked out once per chain and set of priorities
         # (every SONiC port has its own pfc_enable, most of them alike)
         judged: dict[tuple[int, tuple[int, ...]],
@@ -249,6 +257,7 @@ class PfcOnLossyPriority(Rule):
             profile = device.profile_of(iface, "pfc")
             key = (tuple(sorted(errors)), tuple(sorted(unused)), carries, profile,
                    tuple(sorted(pfc.no_drop)), tuple(_policies(iface)))
+            empty = {p for p, text in unused.items() if text == "no traffic"}
             groups.setdefault(key, []).append((iface, carries, bool(errors), refs, FixIntent(
                 "pfc-disable-priority", {
                     "interface": iface.name,
@@ -260,9 +269,9 @@ class PfcOnLossyPriority(Rule):
                         p: next((c for c in sorted(no_drop_classes)
                                  if maps.pfc_priority_of(c) == p), p) for p in flagged},
                     "class_names": dict(device.qos.class_names),
-                })))
+                }), empty))
         for (error, unused_prios, carries, *_), members in groups.items():
-            iface, _, _, refs, fix = members[0]
+            iface, _, _, refs, fix, _ = members[0]
             ports = [m[0].name for m in members]
             where = fmt_where(ports)
             if error:
@@ -282,6 +291,11 @@ class PfcOnLossyPriority(Rule):
             # the cable's PFC mismatch with a peer that does not pause the lossy priority
             # (PFC008, reported on this end) is the same mistake seen from the link
             explains += [("PFC008", m[0].name) for m in members] if error else []
+            # a paused priority that carries no traffic has nothing to mark: ECN001 asking
+            # its queue for ECN follows from the needless pause (SONiC's stock "3,4" where
+            # nothing maps to 4)
+            explains += [("ECN001", f"{m[0].name} queue {q}") for m in members
+                         for q in _lossy_queues(device, m[0], m[5], ctx)]
             yield self.finding(
                 device, iface.name, next((r for r in refs if r), iface.src), message,
                 severity=None if error else Severity.INFO, related=refs, fix=fix,

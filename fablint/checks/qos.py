@@ -733,7 +733,10 @@ class NxosPauseClassQosGroup(Rule):
                     # (PFC001) and the other one paused (PFC002) are this one mistake
                     explains = [(rule, port.name) for port in ctx.fabric_ports(device)
                                 if _pauses_class_with(device, port, tc, prio)
-                                for rule in ("PFC001", "PFC002")]
+                                for rule in ("PFC001", "PFC002", "PFC008")]
+                    # and so are the fabric comparisons of this device's paused priorities
+                    # and RoCE DSCPs with its neighbours'
+                    explains += [("PFC007", "PFC priorities"), ("QOS010", "DSCP map")]
                 elif prio in active:
                     # PFC pauses the priority, but for another class: RoCE's class drops.
                     owners = [c for c in sorted(no_drop) if c != tc

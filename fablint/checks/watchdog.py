@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fablint.checks.base import Context, Rule, fmt_priorities, fmt_where, register
+from fablint.checks.base import (
+    Context,
+    Rule,
+    fmt_priorities,
+    fmt_where,
+    merge_alike,
+    register,
+)
 from fablint.findings import Finding, FixIntent, Severity
 from fablint.model import Device, Interface, SourceRef, Watchdog
 
@@ -128,7 +135,8 @@ class PfcWatchdogSettings(Rule):
       watchdog looks at the queue once per poll, so it cannot detect or restore faster.
 
     These are errors. An action that only reports the storm (`watchdog.alert_only_actions`:
-    SONiC `alert`) is a warning.
+    SONiC `alert`) is a warning. SONiC's PFC_WD rows of several ports that are wrong the same
+    way (one template wrote them) make one finding naming the ports, with one fix.
 
     ## Why it matters
     SONiC's YANG schema and its `pfcwd` CLI refuse values outside these ranges, so a config_db
@@ -153,6 +161,10 @@ class PfcWatchdogSettings(Rule):
                 "watchdog.fix_action")
 
     def check_device(self, device: Device, ctx: Context) -> Iterable[Finding]:
+        # SONiC writes these rows one per port: alike ones make one finding (merge_alike)
+        return merge_alike(self._port_findings(device, ctx), device)
+
+    def _port_findings(self, device: Device, ctx: Context) -> Iterable[Finding]:
         policy = ctx.policy.watchdog
         ranged = device.vendor in policy.range_vendors
         defaults = device.qos.watchdog_defaults

@@ -146,7 +146,8 @@ def _buffer_watchdog_acl(action: str, p: dict[str, Any]) -> str | None:
         table, ids = (("BUFFER_PG", p["pgs"]) if action == "buffer-pg-set"
                       else ("BUFFER_QUEUE", p["queues"]))
         return _dump({table: {key: {"profile": p["profile"]}
-                              for key in _id_keys(p["interface"], ids)}})
+                              for port in p.get("interfaces") or [p["interface"]]
+                              for key in _id_keys(port, ids)}})
     if action == "buffer-profile-set":
         return _dump({"BUFFER_PROFILE": {p["profile"]: {
             key: str(value) for key, value in sorted(p["fields"].items())}}})
@@ -161,7 +162,8 @@ def _buffer_watchdog_acl(action: str, p: dict[str, Any]) -> str | None:
             return _dump({"PFC_WD": {"GLOBAL": {"POLL_INTERVAL": poll}}})
         fields = {_WATCHDOG_FIELDS[k]: str(v) if k == "action" else str(int(v))
                   for k, v in settings.items() if k in _WATCHDOG_FIELDS}
-        return _dump({"PFC_WD": {p["interface"]: fields}}) if fields else None
+        ports = p.get("interfaces") or [p["interface"]]
+        return _dump({"PFC_WD": dict.fromkeys(ports, fields)}) if fields else None
     if action == "acl-entry-permit":
         if not p.get("entry"):
             return None
