@@ -108,3 +108,32 @@ def test_the_forms_of_one_fabric_name_one_cause_each() -> None:
         result = _lint(CASES / form)
         seen.append(sorted((f.rule, f.device, f.object) for f in result.findings))
     assert all(one == seen[0] for one in seen)
+
+
+WRAPPED = ["faults-hdr.topo", "faults-hdr-ports.txt", "faults-hdr.iblinkinfo",
+           "three-tier-hdr-subnet.lst", "director-cs8500.topo"]
+
+
+@pytest.mark.parametrize("width", [72, 100, 132])
+@pytest.mark.parametrize("form", WRAPPED)
+def test_a_console_wrap_changes_nothing(form: str, width: int, tmp_path: Path) -> None:
+    """The dump hard-wrapped at a console's width (every character kept, newlines added) gives
+    the findings, tiers and capacities of the dump itself."""
+    text = (CASES / form).read_text()
+    pieces = []
+    for line in text.splitlines():
+        while len(line) > width:
+            pieces.append(line[:width])
+            line = line[width:]
+        pieces.append(line)
+    path = tmp_path / form
+    path.write_text("\n".join(pieces) + "\n")
+
+    def seen(result: LintResult) -> tuple[object, ...]:
+        topo = result.fabric.topology
+        assert topo is not None
+        return (sorted((f.rule, f.object, f.message) for f in result.findings),
+                sorted((n, node.role) for n, node in topo.nodes.items()),
+                topo.capacity_table(), len(topo.cables))
+
+    assert seen(_lint(path)) == seen(_lint(CASES / form))

@@ -352,7 +352,7 @@ def unwrapped(lines: list[str], complete: Callable[[str], bool],
     kept, newlines added) joined again. A line that is not ``complete`` takes the lines after
     it that do not ``starts`` a line of their own (and are not blank), as many as make it
     complete (the most: a piece can end where a line could); if none does it stays as it is.
-    A joined line keeps its first line's number; the lines it took become empty (nothing
+    A joined line keeps its first line's number; the lines it took are left out (nothing
     there is unknown)."""
     out: list[tuple[int, str]] = []
     i, n = 0, len(lines)
@@ -373,8 +373,8 @@ def unwrapped(lines: list[str], complete: Callable[[str], bool],
             if complete(joined):  # (the longest: a piece may end where a line could, LOG=A)
                 used, best = more, joined
         if used:
-            out.append((i + 1, best))
-            out.extend((i + 1 + k, "") for k in range(1, used + 1))
+            out.append((i + 1, best))  # (the lines it took are left out: a blank line
+            # would end a record of a topology file)
             i += used + 1
         else:
             out.append((i + 1, raw))

@@ -101,6 +101,36 @@ line gives no port GUID or LID of its own (a third fewer instructions than ``_PO
 optional parts take, on 90,000 lines of a 2,000-switch dump); ``plain_port_groups`` makes
 ``_PORT_FULL``'s groups of its own. A peer's ``(123)`` would be a label there: not taken."""
 _KNOWN = re.compile(r'^(?:#|Chassis \d+|Non-Chassis Nodes|Hostname:|# )')
+_LINK_END = re.compile(
+    r"(?:\d+x(?:SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR|\?+)|\?\?\S*)"
+    r"(?:\s+s=\d+ w=\d+ v=\d+(?: e=\d+)?)?(?:\s+slot \d+|\s+\(scp\))?$")
+_PORT_BEGIN = re.compile(r'^\[\d+\](?:\[ext \d+\])?\s*(?:\([^)]*\)\s*)?"')
+_BEGINS = ("vendid", "devid", "sysimgguid", "switchguid", "caguid", "rtguid", "Switch",
+           "Ca\t", "Ca ", "Rt\t", "Rt ", "Chassis", "Non-Chassis", "Hostname:", "#")
+
+
+def _topology_whole(raw: str) -> bool:
+    """A topology-file line as ibnetdiscover ended it: a port line up to its link (``4xHDR``),
+    a switch line up to ``lmc N``, a CA or router line up to its quoted description; other
+    lines are left alone."""
+    line = raw.strip()
+    if not line or len(line) > MAX_LINE:
+        return True
+    if line[0] == "[":
+        return "#" not in line or bool(_LINK_END.search(line))
+    if line.startswith("Switch"):
+        return bool(re.search(r"lmc ?-?\d+$", line)) or "#" not in line
+    if line.startswith(("Ca", "Rt")):
+        return line.endswith(('"', "(scp)")) or "#" not in line
+    return True
+
+
+def _topology_begins(raw: str) -> bool:
+    """Does a line begin a topology-file line of its own (not the rest of a wrapped one)?"""
+    line = raw.strip()
+    return not line or line.startswith(_BEGINS) or bool(_PORT_BEGIN.match(line))
+
+
 _PORTS_LINE = re.compile(
     r"^\s*(CA|SW|RT)\s+(?:(-?\d+)\s+)?(\d+)\s+0x([0-9A-Fa-f]+)\s+(\S+)\s+(\S+)\s*(.*?)\s*$")
 _PORTS_PEER = re.compile(
@@ -185,7 +215,26 @@ class IbnetdiscoverParser:
         return 0
 
     def parse(self, text: str, path: str) -> ParseResult:
-        return _TopologyReader(path).run(check_text(text, path))
+        text = check_text(text, path)
+        try:
+            result = _TopologyReader(path).run(text)
+        except ParseError:
+            result = None
+        if result is not None and not result.unknown_lines and not result.problems:
+            return result  # (every clean dump: no second look)
+        # Lines it could not read may be the pieces of lines a terminal copy wrapped: read
+        # again with them joined, if there are any, and keep the better reading.
+        lines = text.split("\n")
+        joined = unwrapped(lines, _topology_whole, _topology_begins)
+        if len(joined) == len(lines):
+            if result is None:
+                return _TopologyReader(path).run(text)  # (raises its ParseError)
+            return result
+        again = _TopologyReader(path).run(text, joined)
+        if result is None or (again.unknown_lines + len(again.problems)
+                              < result.unknown_lines + len(result.problems)):
+            return again
+        return result
 
 
 class _TopologyReader:
@@ -199,12 +248,13 @@ class _TopologyReader:
         self.pending: list[tuple[Any, ...]] = []
         """Port lines with a peer, connected once every record is read."""
 
-    def run(self, text: str) -> ParseResult:
+    def run(self, text: str, joined: list[tuple[int, str]] | None = None) -> ParseResult:
+        """``joined``: the lines numbered, with wrapped ones joined (``ibdump.unwrapped``)."""
         lines = text.split("\n")  # not splitlines(): \v, \f, \x1c… must not shift line numbers
         port_line, full_match = self.port_line, _PORT_FULL.match
         plain_match, ids_match = _PORT_PLAIN.match, _IDS_PLAIN.match
         node = None  # (``self.node``, which only a blank line and ``node_line`` change)
-        for lineno, raw in enumerate(lines, 1):
+        for lineno, raw in enumerate(lines, 1) if joined is None else joined:
             line = raw.strip()
             if not line:
                 node = self.node = None  # a blank (or whitespace-only) line ends a record
