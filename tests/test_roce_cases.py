@@ -172,6 +172,13 @@ VARIANTS = [
          '"Ethernet232": {\r\n            "dscp_to_tc_map": "ROCE",\r\n            '
          '"pfc_enable": ""')],
        "PFC001", "ai-leaf3", '"PORT": {>>"Ethernet232": {'),
+    _v("sonic-ports-classify-by-dot1p", "sonic", "config_db.json",
+       [('"dscp_to_tc_map": "ROCE",\r\n            "pfc_enable"',
+         '"dot1p_to_tc_map": "ROCE",\r\n            "pfc_enable"', True),
+        (',\r\n        "global": {\r\n            "dscp_to_tc_map": "ROCE"\r\n        }', ""),
+        ('"DSCP_TO_TC_MAP": {', '"DOT1P_TO_TC_MAP": {\r\n        "ROCE": {\r\n'
+         '            "3": "3"\r\n        }\r\n    },\r\n    "DSCP_TO_TC_MAP": {')],
+       "QOS003", "ai-leaf3", '"PORT_QOS_MAP": {>>"Ethernet0": {>>"dot1p_to_tc_map"'),
     _v("sonic-headroom-below-estimate", "sonic", "config_db.json",
        [('"xoff": "96256"', '"xoff": "8192"')],
        "BUF003", "ai-leaf3", '"xoff": "8192"'),

@@ -377,14 +377,17 @@ class TrustDscpOnRouted(Rule):
             for port in ports or [iface]:
                 if port.qos.trust in (None, "dscp"):
                     continue
-                line = port.qos.where("trust")
-                groups.setdefault((port.qos.trust, line or port.name,
-                                   device.profile_of(port, "trust")), []).append(port)
+                # (SONiC writes a PORT_QOS_MAP row per port: rows alike are one cause too)
+                cause: object = (None if device.vendor == "sonic"
+                                 else port.qos.where("trust") or port.name)
+                groups.setdefault((port.qos.trust, cause, device.profile_of(port, "trust")),
+                                  []).append(port)
         for (trust, _, profile), ports in groups.items():
             port = ports[0]
             what = "CoS only" if trust == "cos" else "nothing (untrusted)"
             target_tc = device.maps_for(port).lossless_class(lossless[0]) if lossless else 3
             plural = len(ports) > 1
+            names = [p.name for p in ports] if plural else None
             yield self.finding(
                 device, port.name, port.qos.where("trust") or port.src,
                 (f"routed {fmt_where(p.name for p in ports)} trust" if plural
@@ -395,6 +398,7 @@ class TrustDscpOnRouted(Rule):
                     "map": _dscp_map_in_use(device, ctx, target_tc),
                     "dscp": cls.roce_dscp, "tc": target_tc,
                     "cnp_dscp": cls.cnp_dscp, "cnp_tc": cls.cnp_traffic_class,
+                    **({"interfaces": names} if names and profile is None else {}),
                 }),
                 places=[(p.name, p.qos.where("trust") or p.src) for p in ports] if plural
                 else (),

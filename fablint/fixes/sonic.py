@@ -201,15 +201,17 @@ def _qos_class(action: str, p: dict[str, Any]) -> str | None:
     if action == "trust-dscp" and p.get("interface"):
         # Classify by DSCP: bind the DSCP map the device already uses for RoCE, else create one
         # that sends RoCE to the lossless class and CNP to its own.
+        ports = p.get("interfaces") or [p["interface"]]
         if p.get("map"):
-            return _dump({"PORT_QOS_MAP": {p["interface"]: {"dscp_to_tc_map": p["map"]}}})
+            return _dump({"PORT_QOS_MAP": {port: {"dscp_to_tc_map": p["map"]}
+                                           for port in ports}})
         if p.get("tc") is None or not p.get("dscp"):
             return None
         entries = {str(d): str(p["tc"]) for d in p["dscp"]}
         if p.get("cnp_tc") is not None:
             entries.update({str(d): str(p["cnp_tc"]) for d in p.get("cnp_dscp") or ()})
         return _dump({"DSCP_TO_TC_MAP": {DSCP_MAP: entries},
-                      "PORT_QOS_MAP": {p["interface"]: {"dscp_to_tc_map": DSCP_MAP}}})
+                      "PORT_QOS_MAP": {port: {"dscp_to_tc_map": DSCP_MAP} for port in ports}})
     # apply-profile, link-pause-disable: SONiC has no such objects. pfc-mode-on, policy-bind,
     # no-drop-class, class-mtu: NX-OS objects.
     return None
