@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from fablint.model import SourceRef, Vendor
+from fablint.model import ParseProblem, SourceRef, Vendor
 from fablint.parsers.base import ParseError, ParseResult
 from fablint.parsers.ibdump import (
     _PORT_NAMES,
@@ -254,6 +254,7 @@ class _TopologyReader:
         port_line, full_match = self.port_line, _PORT_FULL.match
         plain_match, ids_match = _PORT_PLAIN.match, _IDS_PLAIN.match
         node = None  # (``self.node``, which only a blank line and ``node_line`` change)
+        unread = 0  # (the last line not understood)
         for lineno, raw in enumerate(lines, 1) if joined is None else joined:
             line = raw.strip()
             if not line:
@@ -295,10 +296,19 @@ class _TopologyReader:
             if _KNOWN.match(line):
                 continue
             self.dump.unknown(lineno)
+            unread = lineno
         if not self.dump.nodes:
             raise ParseError(self.dump.path, 1, "no ibnetdiscover node record "
                              "('Switch N \"S-<guid>\"' or 'Ca N \"H-<guid>\"') found")
         self.link_peers()
+        if unread and unread == len(lines) and not text.endswith("\n"):
+            # ibnetdiscover ends every line: a last line cut off and unread is a capture that
+            # stopped (a full disk, an interrupted copy); the records after it are missing
+            self.dump.problems.append(ParseProblem(
+                file=self.dump.path, line=unread, kind="partial", message=(
+                    f"the dump stops inside line {unread} (no line end) and that line is "
+                    "not whole: the capture was cut short, and the nodes and ports it would "
+                    "have listed after it are missing")))
         return self.dump.result(max(len(lines), 1))
 
     def id_line(self, match: re.Match[str], lineno: int) -> None:
