@@ -412,9 +412,13 @@ class EcnThresholdOrder(Rule):
                     continue
                 obj, target = _queue_owner(queue, profile, iface)
                 severity = _severity_rank(issues)
+                # (an NX-OS queuing policy is named as such in the text; the object, which
+                # baselines key on, stays the same on every vendor)
+                named = (obj.replace("qos profile ", "queuing policy ", 1)
+                         if device.vendor == "nxos" else obj)
                 yield self.finding(
                     device, obj, aqm.src,
-                    "; ".join(text for _, text, _ in issues) + f" on {obj}",
+                    "; ".join(text for _, text, _ in issues) + f" on {named}",
                     severity=None if severity == self.severity else severity,
                     fix=_curve_fix(queue, aqm, target, ctx, any(r for _, _, r in issues))
                     if kind == "ECN" else None,
