@@ -36,14 +36,16 @@ from fablint.parsers.ibdump import (
 from fablint.units import ib_guid, ib_speed, ib_width
 
 _END = (
-    r"\{\s*(SW|CA|Rt|\*\*)(-SM)?\s+Ports:([0-9A-Fa-f]+)\s+SystemGUID:([0-9A-Fa-f]+)\s+"
+    r"\{\s*(SW|CA|Rt|RT|\*\*)(-SM)?\s+Ports:([0-9A-Fa-f]+)\s+SystemGUID:([0-9A-Fa-f]+)\s+"
     r"NodeGUID:([0-9A-Fa-f]+)\s+PortGUID:([0-9A-Fa-f]+)\s+VenID:([0-9A-Fa-f]+)\s+"
     r"DevID:([0-9A-Fa-f]+)\s+Rev:([0-9A-Fa-f]+)\s*(?:\{(.*?)\}|([^{}]*?))\s*"
     r"LID:([0-9A-Fa-f]+)\s+PN:([0-9A-Fa-f]+)\s*\}"
 )
 _LINE = re.compile(rf"^\s*{_END}\s*{_END}\s*PHY=(\S+)\s+LOG=(\S+)(?:\s+SPD=(\S+))?\s*$")
-_SNIFF = re.compile(r"(?m)^\s*\{\s*(?:SW|CA|Rt)(?:-SM)?\s+Ports:[0-9A-Fa-f]+\s+SystemGUID:")
-_TYPES = {"SW": "switch", "CA": "ca", "Rt": "router"}
+_SNIFF = re.compile(r"(?m)^\s*\{\s*(?:SW|CA|Rt|RT)(?:-SM)?\s+Ports:[0-9A-Fa-f]+\s+SystemGUID:")
+_TYPES = {"SW": "switch", "CA": "ca", "Rt": "router", "RT": "router"}
+"""OpenSM writes a router ``Rt``; ibdiagnet's list may print the type upper-case (``RT``),
+as it does ``SW`` and ``CA``: a router line must not be dropped for its case."""
 
 
 def _whole(raw: str) -> bool:

@@ -21,7 +21,8 @@ Channel adapters have no block: they are known from the switch rows that face th
 description, LID), and a CA's ``N#`` is a label such as ``1`` or a PCI address; an adapter
 port that is not a number is port 1 (every ConnectX port is its own node since ConnectX-4).
 A neighbour without a block is a switch when its description is one a switch writes
-(``MF0;…``, a factory ``… Mellanox Technologies`` switch name), else a channel adapter.
+(``MF0;…``, a factory ``… Mellanox Technologies`` switch name), else a channel adapter; an
+NVIDIA router (``MSB7780``/``MSB7880`` in its ``MF0;`` name) is a router.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ _COLUMNS = re.compile(r"^#\s*:\s*IB#\s*:")
 _SWITCH_DESC = re.compile(r"^\s*(?:MF0;|(?:Quantum|Switch-?IB|SwitchX|Infiniscale)\S*\s.*Mellanox)",
                           re.IGNORECASE)
 """Descriptions switches write (managed ``MF0;host:MQM9700/U1``, factory defaults)."""
+_ROUTER_DESC = re.compile(r"\bMSB7[78]80\b", re.IGNORECASE)
+"""NVIDIA's InfiniBand routers (SB7780, SB7880) are managed systems and name themselves the
+switch way (``MF0;ibrtr01:MSB7780/U1``), but net_dump gives a router no block of its own: a
+neighbour so named is a router (an end of the fabric), not a switch left without its block."""
 _DEFAULT_COLUMNS = ("#", "IB#", "Sta", "PhysSta", "MTU", "LWA", "LSA", "FEC mode", "Retran",
                     "Neighbor Guid", "N#", "NLID", "Neighbor Description")
 
@@ -217,6 +222,8 @@ class _Reader:
             peer = dump.nodes.get(key)
             if peer is None:
                 kind = "switch" if desc and _SWITCH_DESC.search(desc) else "ca"
+                if kind == "switch" and _ROUTER_DESC.search(desc or ""):
+                    kind = "router"
                 peer = dump.ensure(key, kind, lineno)
                 dump.set(peer, "guid", guid, lineno, weak=True)
                 dump.set(peer, "description", desc, lineno, weak=True)
