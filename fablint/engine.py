@@ -635,6 +635,10 @@ def _assemble(
     # a fabric finding may explain device ones, and a device finding a fabric one (a port
     # below the fabric MTU explains the MTU mismatch with its jumbo peer)
     findings = fold_consequences(findings, [*kept, *(f for f in findings if f.explains)])
+    if fabric.topology is not None and "TOP006" in selected:
+        from fablint.bisectfold import fold_bisection  # (a bisection shortfall of bad links)
+
+        findings = fold_bisection(findings, fabric.topology, options.policy)
     used |= late_used
     suppressed += late_suppressed
 

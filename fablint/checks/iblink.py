@@ -195,9 +195,11 @@ class IbRule(Rule):
                                message, fix=fix, severity=severity, related=[cable.b.port.src])
 
 
-def _cable_fix(cable: Cable, kind: str, want: str | None) -> FixIntent:
+def _cable_fix(cable: Cable, kind: str, want: str | None, have: str | None) -> FixIntent:
+    """``have`` and ``want``: the width (``1x``) or speed (``EDR``) the cable runs and should
+    run, which also says what the fabric gains back (``bisectfold``)."""
     return FixIntent("ib-cable", {"a": cable.a.fix(), "b": cable.b.fix(), "kind": kind,
-                                  "want": want})
+                                  "want": want, "have": have})
 
 
 @register
@@ -254,7 +256,7 @@ class IbWidthDegraded(IbRule):
                 continue
             yield self.cable_finding(
                 cable, f"{cable} runs at {width}x; {why}",
-                fix=_cable_fix(cable, "width", f"{want}x"))
+                fix=_cable_fix(cable, "width", f"{want}x", f"{width}x"))
 
 
 SPLIT_PORT_COUNTS = frozenset({81, 129})
@@ -356,7 +358,8 @@ class IbSpeedDegraded(IbRule):
             else:
                 continue
             yield self.cable_finding(cable, f"{cable} runs at {speed}; {why}",
-                                     fix=_cable_fix(cable, "speed", want), severity=severity)
+                                     fix=_cable_fix(cable, "speed", want, speed),
+                                     severity=severity)
 
 
 DEVICE_MAX_SPEED: dict[int, str] = {

@@ -551,7 +551,11 @@ class BisectionBandwidth(TopologyRule):
     `topology.min_bisection_ratio` of the ideal is a finding. `fablint topo` shows the figure
     and how it was obtained. When the leaves' uplinks are the narrowest part of a uniform Clos
     and TOP001 reports those leaves as oversubscribed, the shortfall is theirs: it is not
-    reported again here.
+    reported again here. Likewise when InfiniBand cables that IB001 or IB002 report (trained
+    narrower or slower than they should) explain it: with each at the rate its finding says it
+    should run, the fabric would meet the ratio, so the shortfall is folded into the first of
+    those findings ("this explains TOP006"). When even the repaired fabric falls short, the
+    cabling is its own cause: the finding stays and says what repairing those links leaves.
 
     ## Why it matters
     All-to-all traffic (expert-parallel MoE training, shuffles) moves half the data across the
