@@ -138,3 +138,24 @@ def test_a_console_wrap_changes_nothing(form: str, width: int, tmp_path: Path) -
                 topo.capacity_table(), len(topo.cables))
 
     assert seen(_lint(path)) == seen(_lint(CASES / form))
+
+
+def test_a_director_that_is_the_whole_fabric_is_not_an_unrated_leaf() -> None:
+    """`fablint topo` of a director with every host on its line chips: one switch, nothing to
+    rate, said in words (not a leaf row with 0G of uplinks and an "unknown" ratio)."""
+    from fablint.report.topo import render_text
+
+    for form in LABELS["director-only.ibnetdiscover"]["forms"]:
+        result = _lint(CASES / form)
+        assert result.fabric.topology is not None
+        text = render_text(result.fabric.topology, result.findings)
+        assert "One switch is the whole fabric: ibdir01 (a director of 28 chips) with 12.8T of " \
+            "host links" in text, text
+        assert "Ratio" not in text and "unknown" not in text
+        assert "Bisection: not computed (one switch is the whole fabric" in text
+    # a leaf tier still gets its table
+    result = _lint(CASES / "director-cs8500.topo")
+    assert result.fabric.topology is not None
+    text = render_text(result.fabric.topology, result.findings)
+    assert "One switch" not in text and "leaf01                         1.6T       1.6T   1.00:1" \
+        in text

@@ -171,7 +171,10 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
     lines.append(f"Cables: {len(topo.cables)} ({confirmed} seen from both ends): " + ", ".join(
         f"{n} {pair}" for pair, n in sorted(_cables_per_tier(topo).items())))
     table = leaf_table(topo)
-    if table:
+    alone = _whole_fabric(topo, table)
+    if alone is not None:
+        lines += ["", alone]
+    elif table:
         lines += ["", f"{'Leaf':<24} {'Hosts':>10} {'Uplinks':>10} {'Ratio':>8}"]
         for label, row in _leaf_rows(table):
             ratio = (f"{row['oversubscription']:.2f}:1" if row["oversubscription"] is not None
@@ -180,7 +183,10 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
                          f"{_gbps(row['uplink_mbps']):>10} {ratio:>8}")
     b = topo.bisection
     lines.append("")
-    if b is None:
+    if b is None and alone is not None:
+        lines.append("Bisection: not computed (one switch is the whole fabric: no cut between "
+                     "leaves; the hosts' own links are the limit)")
+    elif b is None:
         lines.append("Bisection: not computed (needs two or more leaves with known port speeds)")
     else:
         lines.append(f"Bisection: {_gbps(b.mbps)} of an ideal {_gbps(b.ideal_mbps)} "
@@ -194,6 +200,24 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
         lines += [f"  {f.file or '-'}:{f.line or '-'} {f.rule} {f.severity.value}: {f.message}"
                   for f in findings]
     return "\n".join(lines) + "\n"
+
+
+def _whole_fabric(topo: Topology, table: list[dict[str, Any]]) -> str | None:
+    """The line that replaces the leaf table when one switch is the whole fabric (a director
+    chassis whose chips are folded into one node, or a single switch): every host is one hop
+    from every other through it, so there is no uplink and no ratio to rate; None otherwise."""
+    if len(table) != 1 or table[0]["uplink_mbps"] or table[0]["unknown_speed_cables"]:
+        return None
+    switches = [n for n in topo.nodes.values()
+                if not n.service and n.role in ("super-spine", "spine", "leaf", "switch")]
+    if len(switches) != 1:
+        return None
+    node = switches[0]
+    what = f"a director of {node.chips} chips" if node.chips > 1 else "a single switch"
+    inside = " (a director is built non-blocking inside)" if node.chips > 1 else ""
+    return (f"One switch is the whole fabric: {node.name} ({what}) with "
+            f"{_gbps(table[0]['host_mbps'])} of host links; every host reaches every other "
+            f"through it alone, so there are no uplinks and no leaf ratio to rate{inside}")
 
 
 LEAF_ROWS = 24
