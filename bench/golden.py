@@ -60,8 +60,10 @@ def cases(root: Path) -> dict[str, list[str]]:
 def lint(args: list[str], tree: Path = BENCH.parent) -> bytes:
     """The output of ``fablint ARGS`` (fablint of ``tree``) and its exit code."""
     env = dict(os.environ, PYTHONPATH=str(tree))
+    # run in ``tree``: ``python -m`` puts the working directory first on sys.path, ahead of
+    # PYTHONPATH, so ``make --tree /work/main`` run from a worktree would lint the worktree
     proc = subprocess.run([sys.executable, "-m", "fablint", *args],
-                          capture_output=True, env=env, check=False)
+                          capture_output=True, env=env, check=False, cwd=tree)
     return proc.stdout + f"\n# exit code {proc.returncode}\n".encode()
 
 
@@ -87,7 +89,7 @@ def main() -> None:
     # DIR/fabrics is rewritten on every run: runs sharing DIR take turns rather than race
     with open(args.dir / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        outputs = run_all(args.dir, args.tree.resolve(), args.only)
+        outputs = run_all(args.dir.resolve(), args.tree.resolve(), args.only)
     if args.action == "make":
         for name, output in outputs.items():
             (args.dir / f"{name}.json").write_bytes(output)
