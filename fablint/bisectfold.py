@@ -17,19 +17,13 @@ ports). A cable is matched to its finding by the dump line both cite.
 
 from __future__ import annotations
 
-from fablint.checks.base import fmt_consequences
-from fablint.findings import Consequence, Finding
+from fablint.checks.base import relist_consequences
+from fablint.findings import Consequence, Finding, fmt_gbps
 from fablint.model import IB_SPEEDS, Topology
 from fablint.policy import Policy
 from fablint.topology import bisection
 
 _CAUSES = frozenset({"IB001", "IB002"})
-
-
-def _gbps(mbps: int) -> str:
-    return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
-
-_EXPLAINS = "; this explains"
 
 
 def _gain(kind: object, have: object, want: object) -> float | None:
@@ -89,12 +83,11 @@ def fold_bisection(findings: list[Finding], topo: Topology | None,
             rules = " and ".join(sorted({f.rule for f in used}))
             short.message += (
                 f"; with the links {rules} reports at the rate they should run it would be "
-                f"{_gbps(after.mbps)} of {_gbps(after.ideal_mbps)} "
+                f"{fmt_gbps(after.mbps)} of {fmt_gbps(after.ideal_mbps)} "
                 f"({after.mbps / after.ideal_mbps:.0%}): the cabling is short by itself")
         return findings
     cause = min(used, key=Finding.sort_key)
-    had = bool(cause.consequences)
+    listed = bool(cause.consequences)
     cause.consequences.append(Consequence(short.rule, short.object or "", short.message))
-    base = cause.message.split(_EXPLAINS, 1)[0] if had else cause.message
-    cause.message = base + "; " + fmt_consequences(cause.consequences)
+    relist_consequences(cause, listed)
     return [f for f in findings if f is not short]

@@ -634,7 +634,7 @@ def _assemble(
     findings.extend(kept)
     # a fabric finding may explain device ones, and a device finding a fabric one (a port
     # below the fabric MTU explains the MTU mismatch with its jumbo peer)
-    findings = fold_consequences(findings, [*kept, *(f for f in findings if f.explains)])
+    findings = fold_consequences(findings)  # every cause: ``kept`` are among ``findings``
     if fabric.topology is not None and "TOP006" in selected:
         from fablint.bisectfold import fold_bisection  # (a bisection shortfall of bad links)
 

@@ -128,6 +128,11 @@ class Finding:
         return (self.file or "", self.line or 0, self.rule, self.object or "")
 
 
+def fmt_gbps(mbps: int) -> str:
+    """A rate in Mb/s as findings and reports write fabric capacities: ``400G``, ``12.8T``."""
+    return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
+
+
 def fingerprint_of(rule: str, device: str | None, obj: str | None) -> str:
     """The baseline identity of a finding (also of a baseline entry written before version 2,
     whose fingerprints hashed the message: they are recomputed from the entry's fields)."""

@@ -595,13 +595,16 @@ def fold_consequences(findings: list[Finding],
             # it takes that finding's (one cause, one fix)
             cause.fix, cause.edit, cause.intent = finding.fix, finding.edit, finding.intent
     for cause in causes:
-        if len(cause.consequences) == before[id(cause)]:
-            continue
-        # one clause naming every consequence, also those an earlier pass (in the worker)
-        # or the rule itself already listed
-        base = cause.message.split(_EXPLAINS, 1)[0] if before[id(cause)] else cause.message
-        cause.message = base + "; " + fmt_consequences(cause.consequences)
+        if len(cause.consequences) != before[id(cause)]:
+            relist_consequences(cause, bool(before[id(cause)]))
     return kept
+
+
+def relist_consequences(cause: Finding, listed: bool) -> None:
+    """End ``cause``'s message with one clause naming every consequence, replacing the clause
+    an earlier pass (in the worker) or the rule itself wrote when ``listed``."""
+    base = cause.message.split(_EXPLAINS, 1)[0] if listed else cause.message
+    cause.message = base + "; " + fmt_consequences(cause.consequences)
 
 
 _EXPLAINS = "; this explains"

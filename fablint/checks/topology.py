@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from fablint.checks.base import Context, DeviceSummary, FabricRule, register
-from fablint.findings import Finding, FixIntent, Severity
+from fablint.findings import Finding, FixIntent, Severity, fmt_gbps
 from fablint.model import Cable, Device, SourceRef, Topology, components
 
 _NIC_INDEX = re.compile(r"^(?:mlx\d+_|eth|ib|ens\d+f|enp\d+s\d+f(?:\d+np)?|rdma|nic|hca-?)(\d+)$",
@@ -29,10 +29,6 @@ def _nic_index(port: str) -> int | None:
         return None
     number = int(match.group(1))
     return number - 1 if port.lower().startswith("hca") and number > 0 else number
-
-
-def _gbps(mbps: int) -> str:
-    return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
 
 
 class TopologyRule(FabricRule):
@@ -188,8 +184,8 @@ class LeafOversubscription(TopologyRule):
             if ratio > limit + 1e-9 and not self._slow_uplinks_only(topo, node.name, down, limit):
                 yield self.at(
                     topo, node.name, node.name, None,
-                    f"{node.name} is oversubscribed {ratio:.2f}:1: {_gbps(down)} towards hosts, "
-                    f"{_gbps(up)} of uplinks (profile allows {limit:g}:1)",
+                    f"{node.name} is oversubscribed {ratio:.2f}:1: {fmt_gbps(down)} towards hosts, "
+                    f"{fmt_gbps(up)} of uplinks (profile allows {limit:g}:1)",
                 )
 
 
@@ -261,8 +257,8 @@ class TierOversubscription(TopologyRule):
             if down and up and down / up > limit + 1e-9:
                 yield self.at(
                     topo, members[0], f"{role} tier", None,
-                    f"the {role} tier is oversubscribed {down / up:.2f}:1: {_gbps(down)} below, "
-                    f"{_gbps(up)} above, over {len(members)} "
+                    f"the {role} tier is oversubscribed {down / up:.2f}:1: {fmt_gbps(down)} below, "
+                    f"{fmt_gbps(up)} above, over {len(members)} "
                     f"{'leaves' if role == 'leaf' else 'spines'} (profile allows {limit:g}:1)",
                 )
 
@@ -482,7 +478,7 @@ def _at(speeds: tuple[int, ...]) -> str:
     """`` at 400G/100G``; nothing where no speed is compared (InfiniBand cables)."""
     if not any(speeds):
         return ""
-    return " at " + "/".join(_gbps(s) if s else "?" for s in speeds)
+    return " at " + "/".join(fmt_gbps(s) if s else "?" for s in speeds)
 
 
 def _plural(role: str) -> str:
@@ -517,8 +513,9 @@ class LinkSpeedMismatch(TopologyRule):
             if a and b and a.speed_mbps and b.speed_mbps and a.speed_mbps != b.speed_mbps:
                 yield self.at(
                     topo, cable.a.device, cable.a.interface, a.src,
-                    f"{cable.a.device} {cable.a.interface} runs at {_gbps(a.speed_mbps)} but its "
-                    f"peer {cable.b.device} {cable.b.interface} at {_gbps(b.speed_mbps)}",
+                    f"{cable.a.device} {cable.a.interface} runs at {fmt_gbps(a.speed_mbps)} "
+                    f"but its peer {cable.b.device} {cable.b.interface} at "
+                    f"{fmt_gbps(b.speed_mbps)}",
                     related=[b.src],
                 )
 
@@ -589,8 +586,8 @@ class BisectionBandwidth(TopologyRule):
                 "the slower half of the host ports"
             yield self.at(
                 topo, spine, "fabric", None,
-                f"bisection bandwidth {_gbps(b.mbps)} ({how}, {b.method}) is {ratio:.0%} of the "
-                f"ideal {_gbps(b.ideal_mbps)} ({ideal})",
+                f"bisection bandwidth {fmt_gbps(b.mbps)} ({how}, {b.method}) is {ratio:.0%} of the "
+                f"ideal {fmt_gbps(b.ideal_mbps)} ({ideal})",
             )
 
 

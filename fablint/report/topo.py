@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from fablint.findings import Finding
+from fablint.findings import Finding, fmt_gbps
 from fablint.model import Cable, Topology, TopologyNode
 from fablint.report.json_report import dumps
 
@@ -20,10 +20,6 @@ HOST_GROUP_LIMIT = 6
 """Above this many hosts under one leaf, the drawing shows them as one group box."""
 ROW_LIMIT = 16
 """Boxes per row of the drawing; a larger tier wraps onto several rows."""
-
-
-def _gbps(mbps: int) -> str:
-    return f"{mbps / 1000:g}G" if mbps < 1_000_000 else f"{mbps / 1_000_000:g}T"
 
 
 def leaf_table(topo: Topology) -> list[dict[str, Any]]:
@@ -179,8 +175,8 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
         for label, row in _leaf_rows(table):
             ratio = (f"{row['oversubscription']:.2f}:1" if row["oversubscription"] is not None
                      else "unknown")
-            lines.append(f"{label:<24} {_gbps(row['host_mbps']):>10} "
-                         f"{_gbps(row['uplink_mbps']):>10} {ratio:>8}")
+            lines.append(f"{label:<24} {fmt_gbps(row['host_mbps']):>10} "
+                         f"{fmt_gbps(row['uplink_mbps']):>10} {ratio:>8}")
     b = topo.bisection
     lines.append("")
     if b is None and alone is not None:
@@ -189,7 +185,7 @@ def render_text(topo: Topology, findings: list[Finding]) -> str:
     elif b is None:
         lines.append("Bisection: not computed (needs two or more leaves with known port speeds)")
     else:
-        lines.append(f"Bisection: {_gbps(b.mbps)} of an ideal {_gbps(b.ideal_mbps)} "
+        lines.append(f"Bisection: {fmt_gbps(b.mbps)} of an ideal {fmt_gbps(b.ideal_mbps)} "
                      f"({b.mbps / b.ideal_mbps:.0%}; {'exact' if b.exact else 'upper bound'}: "
                      f"{b.why})")
     rails = [f for f in findings if f.rule == "TOP003"]
@@ -216,7 +212,7 @@ def _whole_fabric(topo: Topology, table: list[dict[str, Any]]) -> str | None:
     what = f"a director of {node.chips} chips" if node.chips > 1 else "a single switch"
     inside = " (a director is built non-blocking inside)" if node.chips > 1 else ""
     return (f"One switch is the whole fabric: {node.name} ({what}) with "
-            f"{_gbps(table[0]['host_mbps'])} of host links; every host reaches every other "
+            f"{fmt_gbps(table[0]['host_mbps'])} of host links; every host reaches every other "
             f"through it alone, so there are no uplinks and no leaf ratio to rate{inside}")
 
 
@@ -280,7 +276,7 @@ def render_mermaid(topo: Topology, findings: list[Finding]) -> str:
         if key in seen:
             continue
         seen.add(key)
-        label = f"|{_gbps(cable.speed_mbps)}|" if cable.speed_mbps else ""
+        label = f"|{fmt_gbps(cable.speed_mbps)}|" if cable.speed_mbps else ""
         lines.append(f"  {_ident(a)} ---{label} {_ident(b)}")
     for name in sorted(faulty):
         if name in topo.nodes and topo.role(name) != "host":
